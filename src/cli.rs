@@ -1,0 +1,107 @@
+//! The command line: clap types only. Doc comments are the help text.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const ENV_HELP: &str = "\
+Environment variables:
+  HOMUNCULUS_DIR     the memory folder (absolute; default ~/.claude/homunculus)
+  CLAUDE_CONFIG_DIR  Claude Code's folder (default ~/.claude)
+  HOMUNCULUS_NOW     a fixed clock for every command (RFC 3339), for tests and reproductions";
+
+/// A memory for coding agents, in plain markdown files.
+#[derive(Debug, Parser)]
+#[command(name = "homunculus", version, after_help = ENV_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create the memory folder and install the slash commands
+    Init(InitArgs),
+    /// Show instincts by domain with their confidence (the /instinct-status view)
+    Status(StatusArgs),
+    /// Show promotion candidates and stale convictions; promote with --promote
+    Evolve(EvolveArgs),
+    /// Tell homunculus an instinct was wrong, weak or strong
+    Feedback(FeedbackArgs),
+    /// Write instincts to a file others can import
+    Export(ExportArgs),
+    /// Import instincts from an export file into instincts/inherited/
+    Import(ImportArgs),
+    /// Print a shell completion script
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Make the memory folder a git repository
+    #[arg(long)]
+    pub git: bool,
+    /// Show what would be done without writing anything
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Only this domain (testing, git, tooling, ...)
+    #[arg(long)]
+    pub domain: Option<String>,
+    /// One JSON object for scripts
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EvolveArgs {
+    /// Write conviction files for the candidates and revoke those below 0.40
+    #[arg(long)]
+    pub promote: bool,
+    /// One JSON object for scripts
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Verdict {
+    /// Set confidence to the floor (0.20)
+    Wrong,
+    /// Lower confidence by 0.15
+    Weak,
+    /// Raise confidence by 0.10 and count as seen now
+    Strong,
+}
+
+#[derive(Debug, Args)]
+pub struct FeedbackArgs {
+    /// The instinct's name: its file name without .md
+    pub name: String,
+    pub verdict: Verdict,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Only instincts whose confidence, after decay, is at least this
+    #[arg(long, default_value_t = 0.5)]
+    pub min_confidence: f64,
+    /// The file to write
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Show what would be imported without writing anything
+    #[arg(long)]
+    pub dry_run: bool,
+    /// An export file written by `homunculus export`
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    pub shell: clap_complete::Shell,
+}

@@ -1,0 +1,56 @@
+//! `homunculus export`: write instincts (at or above a confidence, after decay) to one
+//! JSON file that carries each instinct's markdown verbatim.
+
+use anyhow::{Context, Result, bail};
+use serde_json::json;
+
+use super::{Ctx, print, stamp, warn_all};
+use crate::cli::ExportArgs;
+use crate::fsutil;
+use crate::memory::Store;
+
+/// Marks an export file so `import` can tell it from other JSON.
+pub const FORMAT: &str = "homunculus-export";
+
+pub fn run(ctx: &Ctx, args: &ExportArgs) -> Result<()> {
+    ctx.require_memory()?;
+    if !(0.0..=1.0).contains(&args.min_confidence) {
+        bail!(
+            "--min-confidence must be between 0 and 1, got {}",
+            args.min_confidence
+        );
+    }
+    let store = Store::new(&ctx.paths);
+    let loaded = store.instincts();
+    warn_all(&loaded.errors);
+    let mut items = Vec::new();
+    for i in &loaded.items {
+        let effective = i.effective(ctx.now);
+        if effective + 1e-9 < args.min_confidence {
+            continue;
+        }
+        let text = fsutil::read_text(&i.path)?;
+        items.push(json!({
+            "name": i.name,
+            "domain": i.domain,
+            "confidence": effective,
+            "markdown": text,
+        }));
+    }
+    let count = items.len();
+    let value = json!({
+        "format": FORMAT,
+        "version": 1,
+        "exported_at": stamp(ctx.now),
+        "instincts": items,
+    });
+    let mut text = serde_json::to_string_pretty(&value)?;
+    text.push('\n');
+    fsutil::atomic_write(&args.file, text.as_bytes())
+        .with_context(|| "cannot write the export file")?;
+    print(&format!(
+        "Exported {count} instinct(s) with confidence ≥ {:.2} to {}\n",
+        args.min_confidence,
+        args.file.display()
+    ))
+}

@@ -1,0 +1,103 @@
+//! `homunculus feedback <name> <wrong|weak|strong>`: adjust one instinct and show
+//! before → after. Only the confidence and last_seen lines change, plus one evidence bullet.
+
+use anyhow::{Result, bail};
+
+use super::{Ctx, print, stamp};
+use crate::cli::{FeedbackArgs, Verdict};
+use crate::confidence::Feedback;
+use crate::memory::{Error, Instinct, Origin, Scalar, Store, body};
+
+pub fn run(ctx: &Ctx, args: &FeedbackArgs) -> Result<()> {
+    ctx.require_memory()?;
+    let store = Store::new(&ctx.paths);
+    let Some(path) = store.instinct_path(&args.name) else {
+        bail!("{}", unknown_name(&store, &args.name)?);
+    };
+    let origin = if path.starts_with(ctx.paths.inherited_instincts()) {
+        Origin::Inherited
+    } else {
+        Origin::Personal
+    };
+    let (kind, word) = match args.verdict {
+        Verdict::Wrong => (Feedback::Wrong, "wrong"),
+        Verdict::Weak => (Feedback::Weak, "weak"),
+        Verdict::Strong => (Feedback::Strong, "strong"),
+    };
+    let now = ctx.now;
+    let (before, after) = store.edit(&path, |doc| {
+        let instinct = Instinct::from_document(&path, origin, doc)?;
+        let state = instinct.state(now);
+        let before = (instinct.confidence, state.effective(now));
+        let update = state.feedback(kind, now);
+        let bad = |e| Error::invalid(&path, e);
+        doc.set("confidence", &Scalar::Number(update.confidence), &[])
+            .map_err(bad)?;
+        if update.last_seen != state.last_seen || instinct.last_seen.is_none() {
+            doc.set(
+                "last_seen",
+                &Scalar::Text(stamp(update.last_seen)),
+                &["created"],
+            )
+            .map_err(bad)?;
+        }
+        match update.decayed_until {
+            Some(t) => doc
+                .set("decayed_until", &Scalar::Text(stamp(t)), &["last_seen"])
+                .map_err(bad)?,
+            None => {
+                doc.remove("decayed_until").map_err(bad)?;
+            }
+        }
+        let bullet = format!(
+            "{}: feedback {word} ({:.2} → {:.2})",
+            now.format("%Y-%m-%d"),
+            before.1,
+            update.confidence
+        );
+        body::append_bullet(doc, "Evidence", &bullet);
+        Ok((before, update))
+    })?;
+    let decayed = if (before.0 - before.1).abs() > 0.001 {
+        format!(" (stored {:.2})", before.0)
+    } else {
+        String::new()
+    };
+    let seen = if after.last_seen == now {
+        ", seen now"
+    } else {
+        ""
+    };
+    print(&format!(
+        "{}: {:.2}{decayed} → {:.2} ({word}{seen})\n{}\n",
+        args.name,
+        before.1,
+        after.confidence,
+        path.display()
+    ))
+}
+
+/// The error for an unknown name, with the closest existing names.
+fn unknown_name(store: &Store, name: &str) -> Result<String> {
+    let names = store.instinct_names()?;
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut close = similar::get_close_matches(name, &refs, 3, 0.5);
+    if close.is_empty() {
+        close = refs
+            .iter()
+            .copied()
+            .filter(|n| n.contains(name) || name.contains(*n))
+            .take(3)
+            .collect();
+    }
+    Ok(match (close.is_empty(), names.is_empty()) {
+        (_, true) => format!("no instinct named '{name}' (there are no instincts yet)"),
+        (true, false) => {
+            format!("no instinct named '{name}'; run `homunculus status` to list them")
+        }
+        (false, false) => format!(
+            "no instinct named '{name}'; did you mean: {}?",
+            close.join(", ")
+        ),
+    })
+}

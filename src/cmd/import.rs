@@ -1,0 +1,117 @@
+//! `homunculus import`: bring instincts from an export file into `instincts/inherited/`.
+//! Imported confidence is capped at 0.5 (it must be earned here); a name already
+//! imported is skipped, so importing twice changes nothing.
+
+use std::fmt::Write;
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+use super::export::FORMAT;
+use super::{Ctx, print, stamp};
+use crate::fsutil;
+use crate::memory::{
+    Document, Error, Instinct, Origin, Scalar, Store, body, is_valid_name, slugify,
+};
+
+/// The most confidence an imported instinct starts with.
+const IMPORT_CAP: f64 = 0.5;
+
+pub fn run(ctx: &Ctx, args: &crate::cli::ImportArgs) -> Result<()> {
+    ctx.require_memory()?;
+    let text = fsutil::read_text(&args.file)?;
+    let value: Value = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{}: not a homunculus export (invalid JSON)",
+            args.file.display()
+        )
+    })?;
+    if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
+        bail!(
+            "{}: not a homunculus export (no \"format\": \"{FORMAT}\")",
+            args.file.display()
+        );
+    }
+    let entries = value
+        .get("instincts")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let store = Store::new(&ctx.paths);
+    let source = args
+        .file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut out = String::new();
+    let (mut imported, mut skipped, mut failed) = (0, 0, 0);
+    for (n, entry) in entries.iter().enumerate() {
+        let raw_name = entry.get("name").and_then(Value::as_str).unwrap_or("");
+        // Names come from someone else's file: never let one escape the folder.
+        let name = if is_valid_name(raw_name) {
+            raw_name.to_string()
+        } else {
+            slugify(raw_name, 80)
+        };
+        let path = ctx.paths.inherited_instincts().join(format!("{name}.md"));
+        if path.exists() {
+            skipped += 1;
+            let _ = writeln!(out, "  exists    {name}");
+            continue;
+        }
+        let markdown = entry.get("markdown").and_then(Value::as_str).unwrap_or("");
+        match prepare(&path, markdown, &source, ctx) {
+            Ok((text, confidence)) => {
+                if !args.dry_run {
+                    store.create(&path, &text)?;
+                }
+                imported += 1;
+                let verb = if args.dry_run { "would add" } else { "added" };
+                let _ = writeln!(out, "  {verb:<9} {name} ({confidence:.2})");
+            }
+            Err(e) => {
+                failed += 1;
+                let _ = writeln!(out, "  invalid   entry {}: {e}", n + 1);
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{} {imported} instinct(s) into {}; {skipped} already present, {failed} invalid.",
+        if args.dry_run {
+            "Would import"
+        } else {
+            "Imported"
+        },
+        ctx.paths
+            .relative(&ctx.paths.inherited_instincts())
+            .display()
+    );
+    print(&out)
+}
+
+/// Checks an imported instinct and rewrites what must change: confidence capped,
+/// `source: import`, seen now, no promotion of someone else's.
+fn prepare(
+    path: &std::path::Path,
+    markdown: &str,
+    source: &str,
+    ctx: &Ctx,
+) -> Result<(String, f64), Error> {
+    let bad = |e| Error::invalid(path, e);
+    let mut doc = Document::parse(markdown.to_string()).map_err(bad)?;
+    let instinct = Instinct::from_document(path, Origin::Inherited, &doc)?;
+    let confidence = instinct.effective(ctx.now).min(IMPORT_CAP);
+    doc.set("confidence", &Scalar::Number(confidence), &[])
+        .map_err(bad)?;
+    doc.set("last_seen", &Scalar::Text(stamp(ctx.now)), &["created"])
+        .map_err(bad)?;
+    doc.set("source", &Scalar::Text("import".into()), &["last_seen"])
+        .map_err(bad)?;
+    for key in ["promoted", "promoted_to", "decayed_until"] {
+        doc.remove(key).map_err(bad)?;
+    }
+    let bullet = format!("{}: imported from {source}", ctx.now.format("%Y-%m-%d"));
+    body::append_bullet(&mut doc, "Evidence", &bullet);
+    Ok((doc.into_text(), confidence))
+}

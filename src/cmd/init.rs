@@ -1,0 +1,163 @@
+//! `homunculus init`: create the memory folder (layout, identity, config, .gitignore),
+//! migrate a bash-era `convictions.md`, install the slash commands, and with `--git`
+//! make the folder a repository. Idempotent: a second run reports what already exists.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::{Ctx, print};
+use crate::cli::InitArgs;
+use crate::fsutil::{self, create_private_dir};
+use crate::memory::Store;
+use crate::paths::LAYOUT_DIRS;
+use crate::templates::{self, COMMAND_MARKER};
+use crate::{git, identity, migrate};
+
+/// Collects one line per step: `created`, `exists`, `installed`, ...
+struct Report {
+    out: String,
+    dry_run: bool,
+}
+
+impl Report {
+    fn line(&mut self, verb: &str, path: &Path) {
+        let verb = match (self.dry_run, verb) {
+            (true, "created") => "would create",
+            (true, "installed") => "would install",
+            (true, "updated") => "would update",
+            (true, "migrated") => "would migrate",
+            _ => verb,
+        };
+        let _ = writeln!(self.out, "{verb:<13} {}", path.display());
+    }
+}
+
+pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
+    let mut report = Report {
+        out: String::new(),
+        dry_run: args.dry_run,
+    };
+    let paths = &ctx.paths;
+    folders(&mut report, paths.root.as_path(), args.dry_run)?;
+    let files: [(&PathBuf, String); 3] = [
+        (&paths.identity(), identity_text(ctx)),
+        (&paths.config(), templates::CONFIG.to_string()),
+        (&paths.gitignore(), templates::GITIGNORE.to_string()),
+    ];
+    for (path, text) in files {
+        let exists = path.exists();
+        if !exists && !args.dry_run {
+            fsutil::write_new(path, text.as_bytes())?;
+        }
+        report.line(if exists { "exists" } else { "created" }, path);
+    }
+    let store = Store::new(paths);
+    if let Some(moved) = migrate::legacy_convictions(&store, ctx.now, args.dry_run)? {
+        for m in &moved {
+            report.line(if m.created { "migrated" } else { "exists" }, &m.file);
+        }
+        if !args.dry_run {
+            let legacy = paths.legacy_convictions().with_extension("md.migrated");
+            report.line("kept", &legacy);
+        }
+    }
+    commands(&mut report, ctx, args.dry_run)?;
+    if args.git {
+        git_repo(&mut report, paths.root.as_path(), args.dry_run)?;
+    }
+    if args.dry_run {
+        let _ = writeln!(report.out, "Dry run: nothing was written.");
+    } else {
+        let _ = writeln!(
+            report.out,
+            "Memory folder ready at {}. Try `homunculus status`.",
+            paths.root.display()
+        );
+    }
+    print(&report.out)
+}
+
+fn identity_text(ctx: &Ctx) -> String {
+    let mut text = serde_json::to_string_pretty(&identity::fresh(ctx.now)).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn folders(report: &mut Report, root: &Path, dry_run: bool) -> Result<()> {
+    for dir in std::iter::once(root.to_path_buf()).chain(LAYOUT_DIRS.iter().map(|d| root.join(d))) {
+        let created = if dry_run {
+            !dir.is_dir()
+        } else {
+            create_private_dir(&dir)?
+        };
+        // The layout's sub-folders are reported only when new, to keep reruns short.
+        if created || dir == root {
+            report.line(if created { "created" } else { "exists" }, &dir);
+        }
+    }
+    Ok(())
+}
+
+/// Installs the slash commands, never replacing a file a person wrote.
+fn commands(report: &mut Report, ctx: &Ctx, dry_run: bool) -> Result<()> {
+    let dir = ctx.paths.claude_commands();
+    let bin = binary_path()?;
+    for (name, template) in templates::COMMANDS {
+        let path = dir.join(name);
+        let text = templates::render(template, &[("bin", &bin)]);
+        let verb = match fsutil::read_text(&path) {
+            Ok(existing) if existing == text => "exists",
+            Ok(existing) if existing.contains(COMMAND_MARKER) => "updated",
+            Ok(_) => "skipped (not ours)",
+            Err(e) if e.is_not_found() => "installed",
+            Err(e) => return Err(e.into()),
+        };
+        if !dry_run && matches!(verb, "installed" | "updated") {
+            create_private_dir(&dir)?;
+            fsutil::atomic_write(&path, text.as_bytes())?;
+        }
+        report.line(verb, &path);
+    }
+    Ok(())
+}
+
+/// The installed binary, as the slash commands should call it.
+fn binary_path() -> Result<String> {
+    let exe = std::env::current_exe().context("cannot locate the homunculus binary")?;
+    let exe = exe.canonicalize().unwrap_or(exe);
+    let text = exe.display().to_string();
+    let plain = text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c));
+    Ok(if plain {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    })
+}
+
+fn git_repo(report: &mut Report, root: &Path, dry_run: bool) -> Result<()> {
+    if dry_run {
+        let verb = if git::is_repo(root) {
+            "exists"
+        } else {
+            "created"
+        };
+        report.line(verb, &root.join(".git"));
+        return Ok(());
+    }
+    let created = git::init(root)?;
+    report.line(
+        if created { "created" } else { "exists" },
+        &root.join(".git"),
+    );
+    if git::commit_all(root, "homunculus: initial memory")? {
+        let _ = writeln!(
+            report.out,
+            "committed     the memory folder's current state"
+        );
+    }
+    Ok(())
+}

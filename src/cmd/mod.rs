@@ -1,0 +1,94 @@
+//! The subcommands. `run` resolves the environment once and dispatches; each command
+//! gets a `Ctx` with the paths and the clock.
+
+mod completions;
+mod evolve;
+mod export;
+mod feedback;
+mod import;
+mod init;
+mod status;
+
+use anyhow::{Result, bail};
+use chrono::{DateTime, Utc};
+
+use crate::cli::{Cli, Command};
+use crate::env::Env;
+use crate::memory::Error as MemoryError;
+use crate::paths::Paths;
+
+/// What every command needs: where things are and what time it is.
+pub struct Ctx {
+    pub paths: Paths,
+    pub now: DateTime<Utc>,
+}
+
+impl Ctx {
+    /// Fails with a hint when the memory folder does not exist yet.
+    pub fn require_memory(&self) -> Result<()> {
+        if !self.paths.root.is_dir() {
+            bail!(
+                "no memory folder at {}; run `homunculus init` first",
+                self.paths.root.display()
+            );
+        }
+        Ok(())
+    }
+}
+
+pub fn run(cli: Cli) -> Result<()> {
+    let env = Env::from_process();
+    let ctx = Ctx {
+        paths: env.paths()?,
+        now: env.now()?,
+    };
+    match cli.command {
+        Command::Init(args) => init::run(&ctx, &args),
+        Command::Status(args) => status::run(&ctx, &args),
+        Command::Evolve(args) => evolve::run(&ctx, &args),
+        Command::Feedback(args) => feedback::run(&ctx, &args),
+        Command::Export(args) => export::run(&ctx, &args),
+        Command::Import(args) => import::run(&ctx, &args),
+        Command::Completions(args) => completions::run(&args),
+    }
+}
+
+/// Whether the error is a closed stdout (`homunculus status | head`): not a failure.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Reports files that could not be read, one `warning: path:line: reason` line each.
+fn warn_all(errors: &[MemoryError]) {
+    for e in errors {
+        eprintln!("warning: {e}");
+    }
+}
+
+/// Formats a timestamp as files store it.
+fn stamp(t: DateTime<Utc>) -> String {
+    crate::identity::stamp(t)
+}
+
+/// Writes command output to stdout; a closed pipe surfaces as an error `main` ignores.
+fn print(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Cuts `text` to at most `max` characters, marking the cut with an ellipsis.
+fn clip(text: &str, max: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let mut cut: String = flat.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}

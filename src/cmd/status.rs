@@ -1,0 +1,146 @@
+//! `homunculus status`: instincts by domain with stored and effective confidence, and the
+//! counts that tell how the memory is doing.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use anyhow::Result;
+use serde_json::json;
+
+use super::{Ctx, clip, print, stamp, warn_all};
+use crate::cli::StatusArgs;
+use crate::identity;
+use crate::memory::{Instinct, Origin, Store};
+
+pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
+    ctx.require_memory()?;
+    let store = Store::new(&ctx.paths);
+    let loaded = store.instincts();
+    let mut instincts: Vec<&Instinct> = loaded
+        .items
+        .iter()
+        .filter(|i| args.domain.as_ref().is_none_or(|d| &i.domain == d))
+        .collect();
+    instincts.sort_by(|a, b| {
+        a.domain
+            .cmp(&b.domain)
+            .then(b.effective(ctx.now).total_cmp(&a.effective(ctx.now)))
+            .then(a.name.cmp(&b.name))
+    });
+    let counts = Counts {
+        convictions: store.count(&ctx.paths.convictions())?,
+        episodes: store.count(&ctx.paths.episodes())?,
+        sessions: store.count(&ctx.paths.sessions())?,
+        pending: store.pending_observations()?,
+        ready: identity::read(&ctx.paths)
+            .map(|m| identity::promotion_ready(&m))
+            .unwrap_or_default(),
+    };
+    if args.json {
+        let errors: Vec<String> = loaded.errors.iter().map(|e| e.to_string()).collect();
+        let items: Vec<_> = instincts.iter().map(|i| instinct_json(ctx, i)).collect();
+        let value = json!({
+            "instincts": items,
+            "pending_observations": counts.pending,
+            "convictions": counts.convictions,
+            "episodes": counts.episodes,
+            "sessions": counts.sessions,
+            "promotion_ready": counts.ready,
+            "errors": errors,
+        });
+        print(&format!("{}\n", serde_json::to_string_pretty(&value)?))?;
+    } else {
+        warn_all(&loaded.errors);
+        print(&render(ctx, &instincts, &counts, args.domain.as_deref()))?;
+    }
+    Ok(())
+}
+
+struct Counts {
+    convictions: usize,
+    episodes: usize,
+    sessions: usize,
+    pending: usize,
+    ready: Vec<String>,
+}
+
+fn instinct_json(ctx: &Ctx, i: &Instinct) -> serde_json::Value {
+    json!({
+        "name": i.name,
+        "domain": i.domain,
+        "trigger": i.trigger,
+        "action": i.action,
+        "confidence": i.confidence,
+        "effective_confidence": i.effective(ctx.now),
+        "created": i.created.map(stamp),
+        "last_seen": i.last_seen.map(stamp),
+        "promoted": i.promoted,
+        "disputed": i.disputed,
+        "inherited": i.origin == Origin::Inherited,
+        "path": i.path,
+    })
+}
+
+fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&str>) -> String {
+    let mut out = String::new();
+    let promoted = instincts.iter().filter(|i| i.promoted).count();
+    let disputed = instincts.iter().filter(|i| i.disputed).count();
+    let _ = writeln!(
+        out,
+        "Instincts: {} ({promoted} promoted, {disputed} disputed)",
+        instincts.len()
+    );
+    let mut by_domain: BTreeMap<&str, Vec<&Instinct>> = BTreeMap::new();
+    for i in instincts {
+        by_domain.entry(&i.domain).or_default().push(i);
+    }
+    let width = instincts
+        .iter()
+        .map(|i| i.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 40);
+    for (domain, items) in &by_domain {
+        let _ = writeln!(out, "\n## {domain} ({})", items.len());
+        let _ = writeln!(out, "  stored  now   {:<width$}  trigger", "name");
+        for i in items {
+            let mut marks = String::new();
+            for (on, mark) in [
+                (i.promoted, " [promoted]"),
+                (i.disputed, " [disputed]"),
+                (i.origin == Origin::Inherited, " [inherited]"),
+            ] {
+                if on {
+                    marks.push_str(mark);
+                }
+            }
+            let _ = writeln!(
+                out,
+                "  {:.2}    {:.2}  {:<width$}  {}{marks}",
+                i.confidence,
+                i.effective(ctx.now),
+                clip(&i.name, width),
+                clip(&i.trigger, 70),
+            );
+        }
+    }
+    if instincts.is_empty() {
+        match domain {
+            Some(d) => {
+                let _ = writeln!(out, "\nNo instincts in domain '{d}'.");
+            }
+            None => {
+                let _ = writeln!(out, "\nNo instincts yet: they are learned as you work.");
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nConvictions: {}  Episodes: {}  Sessions: {}  Pending observations: {}",
+        counts.convictions, counts.episodes, counts.sessions, counts.pending
+    );
+    if !counts.ready.is_empty() {
+        let _ = writeln!(out, "Promotion ready: {}", counts.ready.join(", "));
+    }
+    out
+}

@@ -1,0 +1,189 @@
+//! File-system primitives: the only places that create folders or replace files.
+//! Writes are atomic (temp file in the same folder, fsync, rename); folders are 0700,
+//! new files 0600. Every error names the path it concerns.
+
+use std::fs;
+use std::io::{self, Write};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// An I/O failure together with the operation and the path it concerns.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {op} {}: {source}", path.display())]
+pub struct PathError {
+    pub op: &'static str,
+    pub path: PathBuf,
+    #[source]
+    pub source: io::Error,
+}
+
+impl PathError {
+    pub fn new(op: &'static str, path: &Path, source: io::Error) -> Self {
+        Self {
+            op,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    pub fn is_not_found(&self) -> bool {
+        self.source.kind() == io::ErrorKind::NotFound
+    }
+}
+
+/// Extension to attach a path to any `io::Result`.
+pub trait IoContext<T> {
+    fn at(self, op: &'static str, path: &Path) -> Result<T, PathError>;
+}
+
+impl<T> IoContext<T> for io::Result<T> {
+    fn at(self, op: &'static str, path: &Path) -> Result<T, PathError> {
+        self.map_err(|e| PathError::new(op, path, e))
+    }
+}
+
+/// Creates `dir` and its missing parents with mode 0700. Returns whether it was created.
+pub fn create_private_dir(dir: &Path) -> Result<bool, PathError> {
+    if dir.is_dir() {
+        return Ok(false);
+    }
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .at("create folder", dir)?;
+    Ok(true)
+}
+
+/// Replaces `path` with `contents` atomically: readers see the old file or the new one,
+/// never a mix, and a crash leaves the old file in place. An existing file keeps its
+/// permissions; a new one gets 0600. A symlink at `path` is replaced, never written through.
+pub fn atomic_write(path: &Path, contents: &[u8]) -> Result<(), PathError> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    // The temp file must live in the target's folder: rename is atomic only within one
+    // file system.
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .at("create a temporary file in", dir)?;
+    let mode = match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_file() => meta.permissions().mode() & 0o7777,
+        _ => 0o600,
+    };
+    tmp.as_file()
+        .set_permissions(fs::Permissions::from_mode(mode))
+        .at("set permissions on", tmp.path())?;
+    tmp.write_all(contents).at("write", tmp.path())?;
+    // Errors of the last write may only surface on sync; Drop would swallow them.
+    tmp.as_file().sync_all().at("sync", tmp.path())?;
+    tmp.persist(path)
+        .map_err(|e| PathError::new("replace", path, e.error))?;
+    Ok(())
+}
+
+/// Writes `contents` to `path` only if no file exists there yet. Returns whether it wrote.
+pub fn write_new(path: &Path, contents: &[u8]) -> Result<bool, PathError> {
+    if fs::symlink_metadata(path).is_ok() {
+        return Ok(false);
+    }
+    atomic_write(path, contents)?;
+    Ok(true)
+}
+
+/// Reads a whole file as UTF-8, naming the file in the error.
+pub fn read_text(path: &Path) -> Result<String, PathError> {
+    let bytes = fs::read(path).at("read", path)?;
+    String::from_utf8(bytes).map_err(|_| {
+        PathError::new(
+            "read",
+            path,
+            io::Error::new(io::ErrorKind::InvalidData, "not valid UTF-8"),
+        )
+    })
+}
+
+/// Lists the markdown files directly inside `dir`, sorted, skipping hidden and temporary
+/// files. A missing folder lists nothing.
+pub fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, PathError> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(PathError::new("list", dir, e)),
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.at("list", dir)?;
+        let path = entry.path();
+        if is_markdown_name(&path) && entry.file_type().is_ok_and(|t| t.is_file()) {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Whether a file name looks like a memory file: `*.md`, not hidden, not an editor temp.
+pub fn is_markdown_name(path: &Path) -> bool {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    name.ends_with(".md") && !name.starts_with('.') && !name.starts_with('~') && name.len() > 3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_creates_private_file_and_keeps_existing_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.md");
+        atomic_write(&path, b"one").unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+        atomic_write(&path, b"two").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "two");
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644);
+        // No temp file left behind.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn atomic_write_replaces_symlink_instead_of_following_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside.txt");
+        fs::write(&outside, "keep").unwrap();
+        let link = dir.path().join("link.md");
+        std::os::unix::fs::symlink(&outside, &link).unwrap();
+        atomic_write(&link, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "keep");
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_file());
+    }
+
+    #[test]
+    fn private_dirs_are_0700() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("a/b");
+        assert!(create_private_dir(&sub).unwrap());
+        assert!(!create_private_dir(&sub).unwrap());
+        let mode = fs::metadata(&sub).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+    }
+
+    #[test]
+    fn markdown_names() {
+        for ok in ["a.md", "testing-use-nextest.md"] {
+            assert!(is_markdown_name(Path::new(ok)), "{ok}");
+        }
+        for bad in [
+            ".a.md", "~a.md", "a.md~", "a.md.swp", ".md", "a.txt", ".tmp-x",
+        ] {
+            assert!(!is_markdown_name(Path::new(bad)), "{bad}");
+        }
+    }
+}

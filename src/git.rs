@@ -1,0 +1,76 @@
+//! The memory folder as a git repository: init, and one commit per change set. Runs the
+//! `git` binary; never prints.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    #[error("git is not installed (or not on PATH); install it, or run without --git")]
+    Missing,
+    #[error("git {args} failed in {dir}: {stderr}")]
+    Failed {
+        args: String,
+        dir: String,
+        stderr: String,
+    },
+    #[error("cannot run git: {0}")]
+    Io(std::io::Error),
+}
+
+fn run(dir: &Path, args: &[&str]) -> Result<Output, GitError> {
+    let output = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => GitError::Missing,
+            _ => GitError::Io(e),
+        })?;
+    if !output.status.success() {
+        return Err(GitError::Failed {
+            args: args.join(" "),
+            dir: dir.display().to_string(),
+            stderr: String::from_utf8_lossy(&output.stderr).trim().to_string(),
+        });
+    }
+    Ok(output)
+}
+
+/// Whether `dir` is itself the top of a git work tree.
+pub fn is_repo(dir: &Path) -> bool {
+    dir.join(".git").exists()
+}
+
+/// Makes `dir` a git repository. Returns whether it created one.
+pub fn init(dir: &Path) -> Result<bool, GitError> {
+    if is_repo(dir) {
+        return Ok(false);
+    }
+    run(dir, &["init", "--quiet"])?;
+    Ok(true)
+}
+
+/// Stages everything and commits with `message`. Returns whether a commit was made
+/// (nothing to commit is not an error). Works without a configured git identity.
+pub fn commit_all(dir: &Path, message: &str) -> Result<bool, GitError> {
+    run(dir, &["add", "--all"])?;
+    let staged = run(dir, &["diff", "--cached", "--quiet"]);
+    if staged.is_ok() {
+        return Ok(false);
+    }
+    let has_identity = run(dir, &["config", "user.email"]).is_ok();
+    let mut args = Vec::new();
+    if !has_identity {
+        args.extend([
+            "-c",
+            "user.name=homunculus",
+            "-c",
+            "user.email=homunculus@localhost",
+        ]);
+    }
+    args.extend(["commit", "--quiet", "--no-verify", "-m", message]);
+    run(dir, &args)?;
+    Ok(true)
+}

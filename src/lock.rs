@@ -1,0 +1,87 @@
+//! Advisory file locks over `fs4`: one lock file per resource under `state/locks/`,
+//! held only across a read-modify-write. Lock files are never deleted, so a stale one is
+//! harmless (the kernel releases a lock when its holder dies) and safe to remove by hand.
+
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use fs4::{FileExt, TryLockError};
+
+use crate::fsutil::{IoContext, PathError, create_private_dir};
+
+/// Why a lock could not be taken.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    #[error("{} is held by another process", .0.display())]
+    Busy(PathBuf),
+    #[error(transparent)]
+    Io(#[from] PathError),
+}
+
+/// An exclusive lock, released when dropped.
+#[derive(Debug)]
+pub struct FileLock {
+    file: File,
+}
+
+impl FileLock {
+    /// Blocks until the lock at `path` is ours. For user commands.
+    pub fn acquire(path: &Path) -> Result<Self, LockError> {
+        let file = open(path)?;
+        FileExt::lock(&file).at("lock", path)?;
+        Ok(Self { file })
+    }
+
+    /// Tries for at most `wait`, then gives up with `LockError::Busy`. For hooks, which
+    /// must never stall the agent.
+    pub fn try_acquire_for(path: &Path, wait: Duration) -> Result<Self, LockError> {
+        let file = open(path)?;
+        let deadline = Instant::now() + wait;
+        loop {
+            match FileExt::try_lock(&file) {
+                Ok(()) => return Ok(Self { file }),
+                Err(TryLockError::WouldBlock) => {}
+                Err(TryLockError::Error(e)) => return Err(PathError::new("lock", path, e).into()),
+            }
+            if Instant::now() >= deadline {
+                return Err(LockError::Busy(path.to_path_buf()));
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+impl Drop for FileLock {
+    fn drop(&mut self) {
+        let _ = FileExt::unlock(&self.file);
+    }
+}
+
+fn open(path: &Path) -> Result<File, PathError> {
+    if let Some(dir) = path.parent() {
+        create_private_dir(dir)?;
+    }
+    OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .at("open lock file", path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn second_holder_is_refused_until_first_drops() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("locks/memory.lock");
+        let first = FileLock::acquire(&path).unwrap();
+        let err = FileLock::try_acquire_for(&path, Duration::from_millis(5)).unwrap_err();
+        assert!(matches!(err, LockError::Busy(_)));
+        drop(first);
+        FileLock::try_acquire_for(&path, Duration::from_millis(5)).unwrap();
+    }
+}

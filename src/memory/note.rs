@@ -1,0 +1,53 @@
+//! Episodes (notable one-off events) and session summaries: dated notes with a project,
+//! tags and the files they touched.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+use super::fields::Fields;
+use super::{Document, Error, body, stem};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteKind {
+    Episode,
+    Session,
+}
+
+/// An episode or a session summary.
+#[derive(Debug, Clone)]
+pub struct Note {
+    pub kind: NoteKind,
+    pub name: String,
+    pub path: PathBuf,
+    pub date: Option<DateTime<Utc>>,
+    pub project: Option<String>,
+    pub tags: Vec<String>,
+    pub files: Vec<String>,
+    pub session_id: Option<String>,
+    pub continues_from: Option<String>,
+    pub title: Option<String>,
+}
+
+impl Note {
+    pub fn from_document(path: &Path, kind: NoteKind, doc: &Document) -> Result<Self, Error> {
+        let map = doc.mapping().map_err(|e| Error::invalid(path, e))?;
+        let f = Fields {
+            map: &map,
+            doc,
+            path,
+        };
+        Ok(Self {
+            kind,
+            name: stem(path),
+            path: path.to_path_buf(),
+            date: f.date("date")?,
+            project: f.text("project")?,
+            tags: f.list("tags")?,
+            files: f.list("files")?,
+            session_id: f.text("session_id")?,
+            continues_from: f.text("continues_from")?,
+            title: body::title(doc.body()),
+        })
+    }
+}

@@ -1,0 +1,229 @@
+//! Promotion of instincts into convictions, revocation of convictions whose instinct
+//! lost confidence, and domain clustering. `plan` decides without touching files;
+//! `apply` carries a plan out through the store.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+
+use crate::confidence::{self, CLUSTER_SIZE};
+use crate::memory::frontmatter::quote_double;
+use crate::memory::{Error, Instinct, Scalar, Store, TIMESTAMP_FORMAT, is_valid_name};
+use crate::paths::Paths;
+use crate::templates;
+
+/// An instinct that has earned a conviction, and the file it would become.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub instinct: Instinct,
+    pub effective: f64,
+    pub conviction: PathBuf,
+}
+
+/// A promoted instinct whose confidence fell: below 0.40 it is revoked, below 0.50 it
+/// is only flagged.
+#[derive(Debug, Clone)]
+pub struct Weakened {
+    pub instinct: Instinct,
+    pub effective: f64,
+    pub revoke: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub candidates: Vec<Candidate>,
+    pub weakened: Vec<Weakened>,
+    /// Domains with five or more instincts at 0.5 or above.
+    pub ready_domains: Vec<String>,
+}
+
+/// Decides what promotion and revocation would do at `now`.
+pub fn plan(paths: &Paths, instincts: &[Instinct], now: DateTime<Utc>) -> Plan {
+    let mut plan = Plan::default();
+    let mut clusters: BTreeMap<&str, usize> = BTreeMap::new();
+    for instinct in instincts {
+        let effective = instinct.effective(now);
+        if confidence::counts_for_cluster(effective) {
+            *clusters.entry(instinct.domain.as_str()).or_default() += 1;
+        }
+        if instinct.promoted {
+            if confidence::is_stale(effective) {
+                plan.weakened.push(Weakened {
+                    instinct: instinct.clone(),
+                    effective,
+                    revoke: confidence::should_revoke(effective),
+                });
+            }
+        } else if confidence::is_promotable(&instinct.promotion_input(now), now) {
+            plan.candidates.push(Candidate {
+                conviction: conviction_path(paths, instinct),
+                instinct: instinct.clone(),
+                effective,
+            });
+        }
+    }
+    plan.ready_domains = clusters
+        .into_iter()
+        .filter(|(_, n)| *n >= CLUSTER_SIZE)
+        .map(|(d, _)| d.to_string())
+        .collect();
+    plan
+}
+
+/// `convictions/<instinct name>.md`; a name unsafe as a file name is slugged.
+fn conviction_path(paths: &Paths, instinct: &Instinct) -> PathBuf {
+    let name = if is_valid_name(&instinct.name) {
+        instinct.name.clone()
+    } else {
+        crate::memory::slugify(&instinct.name, 80)
+    };
+    paths.convictions().join(format!("{name}.md"))
+}
+
+/// What a conviction file says; rendered by `render_conviction`.
+#[derive(Debug, Clone)]
+pub struct ConvictionDraft {
+    pub name: String,
+    pub action: String,
+    pub domain: String,
+    pub source_instinct: Option<String>,
+    pub paths: Vec<String>,
+    pub project: Option<String>,
+    pub title: String,
+    pub confidence: Option<f64>,
+}
+
+impl ConvictionDraft {
+    pub fn from_candidate(candidate: &Candidate) -> Self {
+        let i = &candidate.instinct;
+        Self {
+            name: i.short_name().to_string(),
+            action: i.action.clone(),
+            domain: i.domain.clone(),
+            source_instinct: Some(i.name.clone()),
+            paths: i.paths.clone(),
+            project: i.project.clone(),
+            title: i
+                .title
+                .clone()
+                .unwrap_or_else(|| i.short_name().replace('-', " ")),
+            confidence: Some(candidate.effective),
+        }
+    }
+}
+
+/// Renders a conviction file.
+pub fn render_conviction(draft: &ConvictionDraft, now: DateTime<Utc>) -> String {
+    let mut extra = String::new();
+    if !draft.paths.is_empty() {
+        let quoted: Vec<String> = draft.paths.iter().map(|p| quote_double(p)).collect();
+        extra.push_str(&format!("paths: [{}]\n", quoted.join(", ")));
+    }
+    if let Some(project) = &draft.project {
+        extra.push_str(&format!("project: {}\n", quote_double(project)));
+    }
+    let source = draft.source_instinct.as_deref().unwrap_or("");
+    let mut text = templates::render(
+        templates::CONVICTION,
+        &[
+            ("name", &quote_double(&draft.name)),
+            ("action", &quote_double(&draft.action)),
+            ("domain", &quote_double(&draft.domain)),
+            ("promoted_at", &now.format(TIMESTAMP_FORMAT).to_string()),
+            ("source_instinct", source),
+            ("extra", &extra),
+            ("title", &draft.title),
+            ("action_text", &draft.action),
+            (
+                "confidence",
+                &draft.confidence.map_or("?".into(), |c| format!("{c:.2}")),
+            ),
+        ],
+    );
+    if draft.source_instinct.is_none() {
+        // A migrated bullet without a known instinct: keep the rule, drop the story.
+        text = text.replace("source_instinct: \n", "");
+        if let Some(cut) = text.find("\nPromoted from instinct") {
+            text.truncate(cut + 1);
+        }
+    }
+    text
+}
+
+/// What `apply` did.
+#[derive(Debug, Default)]
+pub struct Applied {
+    pub promoted: Vec<Candidate>,
+    pub revoked: Vec<Weakened>,
+    pub errors: Vec<Error>,
+}
+
+/// Writes conviction files and marks their instincts; revokes what fell below 0.40.
+/// A failure on one instinct is reported and does not stop the others.
+pub fn apply(store: &Store, plan: &Plan, now: DateTime<Utc>) -> Applied {
+    let mut applied = Applied::default();
+    for candidate in &plan.candidates {
+        match promote(store, candidate, now) {
+            Ok(()) => applied.promoted.push(candidate.clone()),
+            Err(e) => applied.errors.push(e),
+        }
+    }
+    for weak in plan.weakened.iter().filter(|w| w.revoke) {
+        match revoke(store, &weak.instinct) {
+            Ok(()) => applied.revoked.push(weak.clone()),
+            Err(e) => applied.errors.push(e),
+        }
+    }
+    applied
+}
+
+fn promote(store: &Store, candidate: &Candidate, now: DateTime<Utc>) -> Result<(), Error> {
+    let relative = store
+        .paths()
+        .relative(&candidate.conviction)
+        .display()
+        .to_string();
+    let text = render_conviction(&ConvictionDraft::from_candidate(candidate), now);
+    store.create(&candidate.conviction, &text)?;
+    store.edit(&candidate.instinct.path, |doc| {
+        doc.set("promoted", &Scalar::Bool(true), &["last_seen"])
+            .and_then(|()| {
+                doc.set(
+                    "promoted_to",
+                    &Scalar::Text(relative.clone()),
+                    &["promoted", "last_seen"],
+                )
+            })
+            .map_err(|e| Error::invalid(&candidate.instinct.path, e))
+    })
+}
+
+fn revoke(store: &Store, instinct: &Instinct) -> Result<(), Error> {
+    let paths = store.paths();
+    let mut files = vec![paths.convictions().join(format!("{}.md", instinct.name))];
+    if let Some(to) = &instinct.promoted_to {
+        // Only a path inside the memory folder's convictions/ is ours to remove.
+        let to = to.trim_start_matches("./");
+        if let Some(file) = to.strip_prefix("convictions/").filter(|f| !f.contains('/')) {
+            files.push(paths.convictions().join(file));
+        }
+    }
+    for file in files {
+        let Ok(doc) = store.read(&file) else { continue };
+        let source = doc
+            .mapping()
+            .ok()
+            .and_then(|m| m.get("source_instinct")?.as_str().map(str::to_string));
+        if source.as_deref() == Some(instinct.name.as_str()) {
+            store.remove(&file)?;
+        }
+    }
+    store.edit(&instinct.path, |doc| {
+        for key in ["promoted", "promoted_to"] {
+            doc.remove(key)
+                .map_err(|e| Error::invalid(&instinct.path, e))?;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,54 @@
+//! The files homunculus writes from templates, embedded at build time so the binary is
+//! self-contained: item skeletons, the config, `.gitignore`, and the slash commands.
+
+pub const CONFIG: &str = include_str!("../templates/config.toml");
+pub const GITIGNORE: &str = include_str!("../templates/gitignore");
+pub const INSTINCT: &str = include_str!("../templates/instinct.md");
+pub const CONVICTION: &str = include_str!("../templates/conviction.md");
+pub const EPISODE: &str = include_str!("../templates/episode.md");
+pub const SESSION: &str = include_str!("../templates/session.md");
+
+/// The slash commands `init` installs into Claude Code's commands folder.
+pub const COMMANDS: &[(&str, &str)] = &[
+    (
+        "instinct-status.md",
+        include_str!("../commands/instinct-status.md"),
+    ),
+    ("evolve.md", include_str!("../commands/evolve.md")),
+    ("feedback.md", include_str!("../commands/feedback.md")),
+];
+
+/// The line that marks a slash command file as ours (safe to update or remove).
+pub const COMMAND_MARKER: &str = "# managed by homunculus";
+
+/// Fills `{{key}}` placeholders. Values are inserted verbatim: quote YAML beforehand.
+pub fn render(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = template.to_string();
+    for (key, value) in values {
+        out = out.replace(&format!("{{{{{key}}}}}"), value);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::Document;
+
+    #[test]
+    fn commands_carry_the_marker() {
+        for (name, text) in COMMANDS {
+            assert!(text.contains(COMMAND_MARKER), "{name}");
+            Document::parse(text.to_string())
+                .unwrap()
+                .mapping()
+                .unwrap();
+        }
+    }
+
+    #[test]
+    fn render_fills_every_placeholder() {
+        let out = render("a {{x}} b {{y}}", &[("x", "1"), ("y", "2")]);
+        assert_eq!(out, "a 1 b 2");
+    }
+}
