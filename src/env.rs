@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use chrono::{DateTime, Utc};
 
 use crate::paths::Paths;
@@ -51,9 +51,9 @@ impl Env {
             None => Ok(Utc::now()),
             Some(raw) => {
                 let text = raw.to_string_lossy();
-                let parsed = DateTime::parse_from_rfc3339(text.trim()).with_context(|| {
-                    format!("HOMUNCULUS_NOW: '{text}' is not an RFC 3339 timestamp")
-                })?;
+                let Ok(parsed) = DateTime::parse_from_rfc3339(text.trim()) else {
+                    bail!("HOMUNCULUS_NOW: '{text}' is not an RFC 3339 timestamp");
+                };
                 Ok(parsed.with_timezone(&Utc))
             }
         }

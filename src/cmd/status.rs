@@ -28,7 +28,7 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
             .then(a.name.cmp(&b.name))
     });
     let counts = Counts {
-        convictions: store.count(&ctx.paths.convictions())?,
+        convictions: store.count(&ctx.paths.convictions())? + legacy_convictions(ctx),
         episodes: store.count(&ctx.paths.episodes())?,
         sessions: store.count(&ctx.paths.sessions())?,
         pending: store.pending_observations()?,
@@ -54,6 +54,13 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
         print(&render(ctx, &instincts, &counts, args.domain.as_deref()))?;
     }
     Ok(())
+}
+
+/// Bullets of a bash-era `convictions.md` that `init` has not migrated yet.
+fn legacy_convictions(ctx: &Ctx) -> usize {
+    crate::fsutil::read_text(&ctx.paths.legacy_convictions())
+        .map(|text| crate::migrate::parse_bullets(&text).len())
+        .unwrap_or(0)
 }
 
 struct Counts {

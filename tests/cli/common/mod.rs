@@ -1,0 +1,160 @@
+//! The test environment: a temporary HOME, a fixed clock, the built binary, and
+//! fixtures copied in. Output is rendered as one block with temp paths normalised.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+pub const NOW: &str = "2026-02-20T12:00:00Z";
+
+pub struct TestEnv {
+    _dir: tempfile::TempDir,
+    pub home: PathBuf,
+    pub now: String,
+}
+
+impl TestEnv {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        fs::create_dir_all(&home).unwrap();
+        Self {
+            _dir: dir,
+            home,
+            now: NOW.to_string(),
+        }
+    }
+
+    /// A home whose memory folder is a copy of `fixtures/<name>`.
+    pub fn with_memory(name: &str) -> Self {
+        let env = Self::new();
+        copy_dir(&fixture(name), &env.memory());
+        env
+    }
+
+    pub fn memory(&self) -> PathBuf {
+        self.home.join(".claude/homunculus")
+    }
+
+    pub fn claude(&self) -> PathBuf {
+        self.home.join(".claude")
+    }
+
+    pub fn instinct(&self, name: &str) -> PathBuf {
+        self.memory().join(format!("instincts/personal/{name}.md"))
+    }
+
+    pub fn read(&self, relative: &str) -> String {
+        fs::read_to_string(self.memory().join(relative)).unwrap()
+    }
+
+    pub fn cmd(&self) -> Command {
+        let mut cmd = Command::cargo_bin("homunculus").unwrap();
+        cmd.env_clear()
+            .env("HOME", &self.home)
+            .env("HOMUNCULUS_NOW", &self.now)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .current_dir(&self.home);
+        cmd
+    }
+
+    /// Runs the binary and renders stdout, stderr and the exit status as one block.
+    pub fn run(&self, args: &[&str]) -> Output {
+        let out = self.cmd().args(args).output().unwrap();
+        Output {
+            stdout: self.normalise(&String::from_utf8_lossy(&out.stdout)),
+            stderr: self.normalise(&String::from_utf8_lossy(&out.stderr)),
+            code: out.status.code().unwrap_or(-1),
+        }
+    }
+
+    fn normalise(&self, text: &str) -> String {
+        let home = self.home.display().to_string();
+        let exe = assert_cmd::cargo::cargo_bin("homunculus");
+        let exe = exe.canonicalize().unwrap_or(exe).display().to_string();
+        text.replace(&exe, "$BIN").replace(&home, "$HOME")
+    }
+}
+
+#[derive(Debug)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+impl Output {
+    pub fn success(&self) -> &Self {
+        assert_eq!(self.code, 0, "{self}");
+        self
+    }
+
+    pub fn failure(&self) -> &Self {
+        assert_eq!(self.code, 1, "{self}");
+        self
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("{e}: {self}"))
+    }
+}
+
+impl std::fmt::Display for Output {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.stdout)?;
+        if !self.stderr.is_empty() {
+            write!(f, "------- stderr -------\n{}", self.stderr)?;
+        }
+        write!(f, "[exit status: {}]", self.code)
+    }
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The lines that differ between two texts, as (removed, added).
+pub fn changed_lines(before: &str, after: &str) -> (Vec<String>, Vec<String>) {
+    let diff = similar::TextDiff::from_lines(before, after);
+    let mut removed = Vec::new();
+    let mut added = Vec::new();
+    for change in diff.iter_all_changes() {
+        let line = change.value().trim_end().to_string();
+        match change.tag() {
+            similar::ChangeTag::Delete => removed.push(line),
+            similar::ChangeTag::Insert => added.push(line),
+            similar::ChangeTag::Equal => {}
+        }
+    }
+    (removed, added)
+}
+
+/// Every file under `dir` with its bytes, for before/after comparisons.
+pub fn snapshot_tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            out.push((entry.path().to_path_buf(), fs::read(entry.path()).unwrap()));
+        }
+    }
+    out
+}

@@ -1,0 +1,96 @@
+//! `homunculus export` and `homunculus import`: round trip, cap, idempotence, hostility.
+
+use std::fs;
+
+use crate::common::TestEnv;
+
+#[test]
+fn round_trip_caps_confidence_and_does_not_duplicate() {
+    let alice = TestEnv::with_memory("bash-era");
+    let file = alice.home.join("shared.json");
+    let out = alice.run(&["export", "--min-confidence", "0.6", file.to_str().unwrap()]);
+    out.success();
+    assert_eq!(
+        out.stdout,
+        "Exported 2 instinct(s) with confidence ≥ 0.60 to $HOME/shared.json\n"
+    );
+
+    let bob = TestEnv::new();
+    bob.run(&["init"]).success();
+    let dry = bob.run(&["import", "--dry-run", file.to_str().unwrap()]);
+    dry.success();
+    assert!(
+        dry.stdout.contains("would add testing-use-nextest (0.50)"),
+        "{dry}"
+    );
+    assert!(
+        !bob.memory()
+            .join("instincts/inherited/testing-use-nextest.md")
+            .exists()
+    );
+
+    let out = bob.run(&["import", file.to_str().unwrap()]);
+    out.success();
+    insta::assert_snapshot!("import_first", out.to_string());
+    let text = bob.read("instincts/inherited/code-style-prefer-early-return.md");
+    assert!(
+        text.contains("confidence: 0.50   # my wording") || text.contains("confidence: 0.50\n"),
+        "{text}"
+    );
+    assert!(text.contains("source: import"));
+    assert!(
+        text.contains("reviewer: alice            # not a homunculus key"),
+        "unknown keys survive"
+    );
+    assert!(text.contains("- 2026-02-20: imported from shared.json"));
+
+    let again = bob.run(&["import", file.to_str().unwrap()]);
+    again.success();
+    assert!(again.stdout.contains("Imported 0 instinct(s)"), "{again}");
+    assert!(again.stdout.contains("2 already present"));
+    let status = bob.run(&["status", "--json"]).json();
+    assert_eq!(status["instincts"].as_array().unwrap().len(), 2);
+    assert_eq!(status["instincts"][0]["inherited"], true);
+}
+
+#[test]
+fn hostile_names_stay_inside_the_folder() {
+    let env = TestEnv::new();
+    env.run(&["init"]).success();
+    let markdown = "---\ntrigger: \"when x\"\naction: \"do y\"\nconfidence: 0.9\ndomain: general\n---\n\n# X\n";
+    let export = serde_json::json!({
+        "format": "homunculus-export",
+        "version": 1,
+        "instincts": [
+            {"name": "../../../escape", "markdown": markdown},
+            {"name": "/etc/passwd", "markdown": markdown},
+            {"name": "ok-name", "markdown": "no frontmatter"},
+        ],
+    });
+    let file = env.home.join("evil.json");
+    fs::write(&file, export.to_string()).unwrap();
+    let out = env.run(&["import", file.to_str().unwrap()]);
+    out.success();
+    assert!(out.stdout.contains("added     escape (0.50)"), "{out}");
+    assert!(out.stdout.contains("added     etc-passwd (0.50)"), "{out}");
+    assert!(out.stdout.contains("invalid   entry 3"), "{out}");
+    assert!(env.memory().join("instincts/inherited/escape.md").exists());
+    assert!(!env.home.join("escape.md").exists());
+}
+
+#[test]
+fn not_an_export_file() {
+    let env = TestEnv::new();
+    env.run(&["init"]).success();
+    let file = env.home.join("x.json");
+    fs::write(&file, "{\"hello\": 1}").unwrap();
+    let out = env.run(&["import", file.to_str().unwrap()]);
+    out.failure();
+    assert!(out.stderr.contains("not a homunculus export"), "{out}");
+    let out = env.run(&["export", "--min-confidence", "1.5", "/tmp/never.json"]);
+    out.failure();
+    assert_eq!(
+        out.stderr,
+        "error: --min-confidence must be between 0 and 1, got 1.5\n"
+    );
+}

@@ -1,0 +1,27 @@
+//! The one integration-test binary: each module drives the built `homunculus` binary
+//! through one command with a temporary HOME and a fixed clock.
+
+mod common;
+
+mod evolve;
+mod export_import;
+mod feedback;
+mod init;
+mod misc;
+mod status;
+
+/// Fails when a test file in tests/cli is not listed above (it would never run).
+#[test]
+fn no_forgotten_test_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
+    let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "main") {
+            assert!(
+                main.contains(&format!("mod {module};")),
+                "tests/cli/{name} is not listed in main.rs"
+            );
+        }
+    }
+}

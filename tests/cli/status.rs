@@ -1,0 +1,103 @@
+//! `homunculus status`: the human table and the JSON for scripts.
+
+use std::fs;
+
+use crate::common::{TestEnv, fixture};
+
+#[test]
+fn table_groups_by_domain_with_marks() {
+    let env = TestEnv::with_memory("bash-era");
+    let out = env.run(&["status"]);
+    out.success();
+    insta::assert_snapshot!("status_bash_era", out.to_string());
+}
+
+#[test]
+fn domain_filter() {
+    let env = TestEnv::with_memory("bash-era");
+    let out = env.run(&["status", "--domain", "git"]);
+    out.success();
+    assert!(out.stdout.contains("git-autostash"));
+    assert!(!out.stdout.contains("testing-use-nextest"));
+    let none = env.run(&["status", "--domain", "nope"]);
+    none.success();
+    assert!(none.stdout.contains("No instincts in domain 'nope'."));
+}
+
+#[test]
+fn json_has_the_documented_shape() {
+    let env = TestEnv::with_memory("bash-era");
+    let out = env.run(&["status", "--json"]);
+    out.success();
+    let v = out.json();
+    assert_eq!(v["pending_observations"], 3);
+    assert_eq!(v["episodes"], 1);
+    assert_eq!(v["sessions"], 1);
+    assert_eq!(v["promotion_ready"], serde_json::json!(["testing"]));
+    let items = v["instincts"].as_array().unwrap();
+    assert_eq!(items.len(), 5);
+    let launchd = items
+        .iter()
+        .find(|i| i["name"] == "tooling-launchd-reload")
+        .unwrap();
+    for key in [
+        "name",
+        "domain",
+        "trigger",
+        "action",
+        "confidence",
+        "effective_confidence",
+        "created",
+        "last_seen",
+        "promoted",
+        "path",
+    ] {
+        assert!(launchd.get(key).is_some(), "{key}");
+    }
+    assert_eq!(launchd["confidence"], 0.45);
+    assert_eq!(
+        launchd["effective_confidence"], 0.35,
+        "two whole weeks of decay"
+    );
+    assert_eq!(launchd["promoted"], true);
+}
+
+#[test]
+fn broken_files_are_reported_with_line_and_skipped() {
+    let env = TestEnv::with_memory("bash-era");
+    for name in [
+        "testing-broken-yaml",
+        "testing-bad-confidence",
+        "testing-no-frontmatter",
+    ] {
+        fs::copy(fixture(&format!("broken/{name}.md")), env.instinct(name)).unwrap();
+    }
+    let before: Vec<String> = ["testing-broken-yaml", "testing-bad-confidence"]
+        .iter()
+        .map(|n| fs::read_to_string(env.instinct(n)).unwrap())
+        .collect();
+    let out = env.run(&["status"]);
+    out.success();
+    insta::assert_snapshot!("status_broken_stderr", out.stderr);
+    assert!(out.stdout.contains("Instincts: 5"), "{out}");
+    let json = env.run(&["status", "--json"]);
+    assert_eq!(json.json()["errors"].as_array().unwrap().len(), 3);
+    // Commands that touch instincts leave broken files alone.
+    env.run(&["evolve", "--promote"]);
+    let after: Vec<String> = ["testing-broken-yaml", "testing-bad-confidence"]
+        .iter()
+        .map(|n| fs::read_to_string(env.instinct(n)).unwrap())
+        .collect();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn missing_folder_is_a_clear_error() {
+    let env = TestEnv::new();
+    let out = env.run(&["status"]);
+    out.failure();
+    assert_eq!(
+        out.stderr,
+        "error: no memory folder at $HOME/.claude/homunculus; run `homunculus init` first\n"
+    );
+}
