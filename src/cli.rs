@@ -32,8 +32,41 @@ pub enum Command {
     Export(ExportArgs),
     /// Import instincts from an export file into instincts/inherited/
     Import(ImportArgs),
+    /// Search every memory (instincts, convictions, episodes, sessions)
+    Search(SearchArgs),
+    /// Rebuild the search index from the markdown files
+    Reindex,
+    /// Keep the search index in step with hand edits until stopped (Ctrl-C)
+    Watch,
     /// Print a shell completion script
     Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Kind {
+    Instinct,
+    Conviction,
+    Episode,
+    Session,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Words to look for (no query syntax: every character is plain text)
+    #[arg(required = true, num_args = 1..)]
+    pub query: Vec<String>,
+    /// Only this kind of memory
+    #[arg(long, value_enum)]
+    pub kind: Option<Kind>,
+    /// Only memories of this project
+    #[arg(long)]
+    pub project: Option<String>,
+    /// The most hits to show
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+    /// One JSON object for scripts
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

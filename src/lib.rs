@@ -14,6 +14,7 @@ pub mod env;
 pub mod fsutil;
 pub mod git;
 pub mod identity;
+pub mod index;
 pub mod lock;
 pub mod memory;
 pub mod migrate;

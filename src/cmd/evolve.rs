@@ -6,7 +6,7 @@ use std::fmt::Write;
 use anyhow::Result;
 use serde_json::json;
 
-use super::{Ctx, clip, print, stamp, warn_all};
+use super::{Ctx, clip, print, reindex_changed, stamp, warn_all};
 use crate::cli::EvolveArgs;
 use crate::identity;
 use crate::memory::Store;
@@ -26,6 +26,20 @@ pub fn run(ctx: &Ctx, args: &EvolveArgs) -> Result<()> {
             }
             identity::set_promotion_ready(map, &plan.ready_domains);
         })?;
+        let mut changed = Vec::new();
+        for c in &applied.promoted {
+            changed.push(c.conviction.clone());
+            changed.push(c.instinct.path.clone());
+        }
+        for w in &applied.revoked {
+            changed.push(w.instinct.path.clone());
+            changed.push(
+                ctx.paths
+                    .convictions()
+                    .join(format!("{}.md", w.instinct.name)),
+            );
+        }
+        reindex_changed(ctx, &changed);
         Some(applied)
     } else {
         None

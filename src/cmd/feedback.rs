@@ -3,7 +3,7 @@
 
 use anyhow::{Result, bail};
 
-use super::{Ctx, print, stamp};
+use super::{Ctx, print, reindex_changed, stamp};
 use crate::cli::{FeedbackArgs, Verdict};
 use crate::confidence::Feedback;
 use crate::memory::{Error, Instinct, Origin, Scalar, Store, body};
@@ -58,6 +58,7 @@ pub fn run(ctx: &Ctx, args: &FeedbackArgs) -> Result<()> {
         body::append_bullet(doc, "Evidence", &bullet);
         Ok((before, update))
     })?;
+    reindex_changed(ctx, std::slice::from_ref(&path));
     let decayed = if (before.0 - before.1).abs() > 0.001 {
         format!(" (stored {:.2})", before.0)
     } else {

@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use super::export::FORMAT;
-use super::{Ctx, print, stamp};
+use super::{Ctx, print, reindex_changed, stamp};
 use crate::fsutil;
 use crate::memory::{
     Document, Error, Instinct, Origin, Scalar, Store, body, is_valid_name, slugify,
@@ -44,6 +44,7 @@ pub fn run(ctx: &Ctx, args: &crate::cli::ImportArgs) -> Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let mut out = String::new();
+    let mut written = Vec::new();
     let (mut imported, mut skipped, mut failed) = (0, 0, 0);
     for (n, entry) in entries.iter().enumerate() {
         let raw_name = entry.get("name").and_then(Value::as_str).unwrap_or("");
@@ -64,6 +65,7 @@ pub fn run(ctx: &Ctx, args: &crate::cli::ImportArgs) -> Result<()> {
             Ok((text, confidence)) => {
                 if !args.dry_run {
                     store.create(&path, &text)?;
+                    written.push(path.clone());
                 }
                 imported += 1;
                 let verb = if args.dry_run { "would add" } else { "added" };
@@ -75,6 +77,7 @@ pub fn run(ctx: &Ctx, args: &crate::cli::ImportArgs) -> Result<()> {
             }
         }
     }
+    reindex_changed(ctx, &written);
     let _ = writeln!(
         out,
         "{} {imported} instinct(s) into {}; {skipped} already present, {failed} invalid.",

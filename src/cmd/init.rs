@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::{Ctx, print};
+use super::{Ctx, print, reindex_changed};
 use crate::cli::InitArgs;
 use crate::fsutil::{self, create_private_dir};
 use crate::memory::Store;
@@ -61,6 +61,8 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
         if !args.dry_run {
             let legacy = paths.legacy_convictions().with_extension("md.migrated");
             report.line("kept", &legacy);
+            let files: Vec<PathBuf> = moved.iter().map(|m| m.file.clone()).collect();
+            reindex_changed(ctx, &files);
         }
     }
     commands(&mut report, ctx, args.dry_run)?;

@@ -7,7 +7,10 @@ mod export;
 mod feedback;
 mod import;
 mod init;
+mod reindex;
+mod search;
 mod status;
+mod watch;
 
 use anyhow::{Result, bail};
 use chrono::{DateTime, Utc};
@@ -49,6 +52,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Feedback(args) => feedback::run(&ctx, &args),
         Command::Export(args) => export::run(&ctx, &args),
         Command::Import(args) => import::run(&ctx, &args),
+        Command::Search(args) => search::run(&ctx, &args),
+        Command::Reindex => reindex::run(&ctx),
+        Command::Watch => watch::run(&ctx),
         Command::Completions(args) => completions::run(&args),
     }
 }
@@ -65,6 +71,14 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 fn warn_all(errors: &[MemoryError]) {
     for e in errors {
         eprintln!("warning: {e}");
+    }
+}
+
+/// Tells the index about files this command wrote. The index is a cache: a failure
+/// here is a warning, never the command's failure.
+fn reindex_changed(ctx: &Ctx, changed: &[std::path::PathBuf]) {
+    if let Err(e) = crate::index::sync::note_changed(&ctx.paths, changed, ctx.now.timestamp()) {
+        eprintln!("warning: search index not updated ({e}); `homunculus reindex` repairs it");
     }
 }
 

@@ -14,6 +14,11 @@ use crate::memory::{Instinct, Origin, Store};
 
 pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
     ctx.require_memory()?;
+    // Status is where drift between files and index shows: sync first, report after.
+    let index = crate::index::resilient(&ctx.paths, ctx.now.timestamp(), |idx| {
+        Ok(idx.reader()?.searcher().num_docs())
+    })
+    .map_err(|e| e.to_string());
     let store = Store::new(&ctx.paths);
     let loaded = store.instincts();
     let mut instincts: Vec<&Instinct> = loaded
@@ -35,6 +40,7 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
         ready: identity::read(&ctx.paths)
             .map(|m| identity::promotion_ready(&m))
             .unwrap_or_default(),
+        index,
     };
     if args.json {
         let errors: Vec<String> = loaded.errors.iter().map(|e| e.to_string()).collect();
@@ -46,6 +52,7 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
             "episodes": counts.episodes,
             "sessions": counts.sessions,
             "promotion_ready": counts.ready,
+            "indexed": counts.index.as_ref().ok().map(|(docs, _)| docs),
             "errors": errors,
         });
         print(&format!("{}\n", serde_json::to_string_pretty(&value)?))?;
@@ -69,6 +76,8 @@ struct Counts {
     sessions: usize,
     pending: usize,
     ready: Vec<String>,
+    /// Documents in the index after the sync, and what the sync changed.
+    index: Result<(u64, crate::index::SyncReport), String>,
 }
 
 fn instinct_json(ctx: &Ctx, i: &Instinct) -> serde_json::Value {
@@ -148,6 +157,21 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
     );
     if !counts.ready.is_empty() {
         let _ = writeln!(out, "Promotion ready: {}", counts.ready.join(", "));
+    }
+    match &counts.index {
+        Ok((docs, report)) if report.changed() > 0 => {
+            let _ = writeln!(
+                out,
+                "Index: {docs} documents (synced +{} ~{} -{})",
+                report.added, report.updated, report.removed
+            );
+        }
+        Ok((docs, _)) => {
+            let _ = writeln!(out, "Index: {docs} documents");
+        }
+        Err(e) => {
+            let _ = writeln!(out, "Index: unavailable ({e}); run `homunculus reindex`");
+        }
     }
     out
 }

@@ -8,7 +8,9 @@ mod export_import;
 mod feedback;
 mod init;
 mod misc;
+mod search;
 mod status;
+mod watch;
 
 /// Fails when a test file in tests/cli is not listed above (it would never run).
 #[test]

@@ -61,6 +61,18 @@ impl TestEnv {
         cmd
     }
 
+    /// The same command as a plain `std::process::Command`, for processes run in the
+    /// background.
+    pub fn spawnable(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("homunculus"));
+        cmd.env_clear()
+            .env("HOME", &self.home)
+            .env("HOMUNCULUS_NOW", &self.now)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .current_dir(&self.home);
+        cmd
+    }
+
     /// Runs the binary and renders stdout, stderr and the exit status as one block.
     pub fn run(&self, args: &[&str]) -> Output {
         let out = self.cmd().args(args).output().unwrap();

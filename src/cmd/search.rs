@@ -1,0 +1,67 @@
+//! `homunculus search <query>`: ranked hits across every kind of memory, each with its
+//! kind, name, a snippet with the matched words marked, and its path.
+
+use std::fmt::Write;
+
+use anyhow::Result;
+use serde_json::json;
+
+use super::{Ctx, print};
+use crate::cli::{Kind, SearchArgs};
+use crate::index::{self, SearchOptions};
+
+pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<()> {
+    ctx.require_memory()?;
+    let text = args.query.join(" ");
+    let opts = options(ctx, args);
+    let (hits, report) = index::resilient(&ctx.paths, ctx.now.timestamp(), |idx| {
+        index::search::search(idx, &idx.reader()?, &text, &opts)
+    })?;
+    if report.rebuilt {
+        eprintln!("warning: the search index was unreadable and has been rebuilt");
+    }
+    if args.json {
+        return print(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&json!({ "hits": hits }))?
+        ));
+    }
+    let mut out = String::new();
+    if hits.is_empty() {
+        let _ = writeln!(out, "No memories match '{text}'.");
+    }
+    for hit in &hits {
+        let _ = writeln!(out, "{:<10} {}  ({:.2})", hit.kind, hit.name, hit.score);
+        if hit.title != hit.name && !hit.title.is_empty() {
+            let _ = writeln!(out, "           {}", hit.title);
+        }
+        if !hit.snippet.is_empty() {
+            let _ = writeln!(out, "           {}", hit.snippet);
+        }
+        let _ = writeln!(
+            out,
+            "           {}",
+            ctx.paths.root.join(&hit.path).display()
+        );
+    }
+    print(&out)
+}
+
+fn options(ctx: &Ctx, args: &SearchArgs) -> SearchOptions {
+    let kind = args.kind.map(|k| {
+        match k {
+            Kind::Instinct => "instinct",
+            Kind::Conviction => "conviction",
+            Kind::Episode => "episode",
+            Kind::Session => "session",
+        }
+        .to_string()
+    });
+    SearchOptions {
+        kind,
+        project: args.project.clone(),
+        limit: args.limit,
+        now_unix: ctx.now.timestamp(),
+        snippet_chars: if args.json { 0 } else { 160 },
+    }
+}

@@ -1,0 +1,132 @@
+//! Turns one markdown file into the document the index stores. A file whose
+//! frontmatter does not parse is still indexed, by its whole text, so it stays findable.
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use tantivy::TantivyDocument;
+
+use super::schema::Fields;
+use crate::memory::{Conviction, Document, Instinct, Note, NoteKind, Origin, body};
+
+/// The kinds of item, by the folder they live in.
+pub const KIND_DIRS: &[(&str, &str)] = &[
+    ("instincts/personal", "instinct"),
+    ("instincts/inherited", "instinct"),
+    ("convictions", "conviction"),
+    ("episodes", "episode"),
+    ("sessions", "session"),
+];
+
+/// The kind of a file from its path relative to the memory folder, if it is an item.
+pub fn kind_of(relative: &Path) -> Option<&'static str> {
+    let dir = relative.parent()?.to_str()?;
+    KIND_DIRS
+        .iter()
+        .find(|(d, _)| *d == dir)
+        .map(|(_, kind)| *kind)
+        .filter(|_| crate::fsutil::is_markdown_name(relative))
+}
+
+/// Metadata of the file as indexed: the sync manifest entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    pub mtime: i64,
+    pub size: u64,
+}
+
+fn secs(t: Option<DateTime<Utc>>) -> i64 {
+    t.map_or(0, |t| t.timestamp())
+}
+
+/// Builds the document for `relative` (under `root`) from its text.
+pub fn build(
+    fields: &Fields,
+    root: &Path,
+    relative: &Path,
+    kind: &str,
+    text: &str,
+    stamp: Stamp,
+) -> TantivyDocument {
+    let mut doc = TantivyDocument::default();
+    let rel = relative.to_string_lossy();
+    doc.add_text(fields.path, &rel);
+    doc.add_text(fields.kind, kind);
+    doc.add_i64(fields.mtime, stamp.mtime);
+    doc.add_u64(fields.size, stamp.size);
+    let name = crate::memory::stem(relative);
+    doc.add_text(fields.name, &name);
+    let path = root.join(relative);
+    let parsed = Document::parse(text.to_string());
+    let Ok(parsed) = parsed else {
+        doc.add_text(fields.title, &name);
+        doc.add_text(fields.body, text);
+        return doc;
+    };
+    doc.add_text(fields.body, parsed.body());
+    let title = body::title(parsed.body()).unwrap_or_else(|| name.replace('-', " "));
+    doc.add_text(fields.title, &title);
+    match kind {
+        "instinct" => {
+            let origin = if rel.contains("inherited") {
+                Origin::Inherited
+            } else {
+                Origin::Personal
+            };
+            if let Ok(i) = Instinct::from_document(&path, origin, &parsed) {
+                doc.add_text(fields.trigger, &i.trigger);
+                doc.add_text(fields.action, &i.action);
+                doc.add_text(fields.domain, &i.domain);
+                add_opt(&mut doc, fields.project, i.project.as_deref());
+                for g in &i.paths {
+                    doc.add_text(fields.globs, g);
+                }
+                let state = i.state(DateTime::<Utc>::MIN_UTC);
+                let origin = match state.decayed_until {
+                    Some(d) if d > state.last_seen => d,
+                    _ => state.last_seen,
+                };
+                doc.add_f64(fields.confidence, i.confidence);
+                doc.add_i64(fields.decay_origin, origin.timestamp());
+                doc.add_i64(fields.last_seen, secs(i.last_seen));
+                doc.add_i64(fields.created, secs(i.created));
+            }
+        }
+        "conviction" => {
+            if let Ok(c) = Conviction::from_document(&path, &parsed) {
+                doc.add_text(fields.action, &c.action);
+                doc.add_text(fields.domain, &c.domain);
+                add_opt(&mut doc, fields.project, c.project.as_deref());
+                for g in &c.paths {
+                    doc.add_text(fields.globs, g);
+                }
+                doc.add_f64(fields.confidence, 1.0);
+                doc.add_i64(fields.created, secs(c.promoted_at));
+            }
+        }
+        _ => {
+            let note_kind = if kind == "session" {
+                NoteKind::Session
+            } else {
+                NoteKind::Episode
+            };
+            if let Ok(n) = Note::from_document(&path, note_kind, &parsed) {
+                add_opt(&mut doc, fields.project, n.project.as_deref());
+                doc.add_text(fields.tags, n.tags.join(" "));
+                doc.add_text(fields.files, n.files.join(" "));
+                if let Some(d) = n.tags.first() {
+                    doc.add_text(fields.domain, d);
+                }
+                doc.add_i64(fields.created, secs(n.date));
+                doc.add_i64(fields.last_seen, secs(n.date));
+            }
+        }
+    }
+    doc
+}
+
+fn add_opt(doc: &mut TantivyDocument, field: tantivy::schema::Field, value: Option<&str>) {
+    if let Some(v) = value {
+        doc.add_text(field, v);
+    }
+}

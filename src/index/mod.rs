@@ -1,0 +1,186 @@
+//! The search index: a Tantivy cache of the markdown files under `.index/`, always
+//! rebuildable from them. One writer at a time (the `index` lock); readers never lock.
+//! A missing, outdated or corrupt index is rebuilt, never fatal.
+
+mod document;
+pub mod schema;
+pub mod search;
+pub mod sync;
+pub mod watch;
+
+use std::path::{Path, PathBuf};
+
+use tantivy::{IndexReader, ReloadPolicy};
+
+pub use document::{KIND_DIRS, kind_of};
+pub use schema::Fields;
+pub use search::{Hit, SearchOptions};
+pub use sync::SyncReport;
+
+use crate::fsutil::{self, PathError};
+use crate::lock::LockError;
+use crate::paths::Paths;
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("index: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    #[error(transparent)]
+    Io(#[from] PathError),
+    #[error(transparent)]
+    Lock(#[from] LockError),
+}
+
+/// An open index.
+pub struct Index {
+    pub(crate) inner: tantivy::Index,
+    pub(crate) fields: Fields,
+    dir: PathBuf,
+}
+
+/// Where the index keeps its pieces inside `.index/`.
+fn tantivy_dir(paths: &Paths) -> PathBuf {
+    paths.index().join("tantivy")
+}
+
+fn version_file(paths: &Paths) -> PathBuf {
+    paths.index().join("version")
+}
+
+impl Index {
+    /// Opens the index, creating (empty) or recreating it when it is missing, of another
+    /// version, or unreadable. Returns whether it was (re)created: the caller then syncs
+    /// everything in.
+    pub fn open(paths: &Paths) -> Result<(Self, bool), IndexError> {
+        let dir = tantivy_dir(paths);
+        let (schema, fields) = schema::build();
+        let current = fsutil::read_text(&version_file(paths))
+            .ok()
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            == Some(schema::VERSION);
+        if current && let Some(inner) = open_existing(&dir, &schema) {
+            return Ok((Self::wrap(inner, fields, dir), false));
+        }
+        // Recreate under the writer lock, unless another process just did.
+        let _lock = crate::lock::FileLock::acquire(&paths.lock("index"))?;
+        if let Some(inner) = open_existing(&dir, &schema) {
+            return Ok((Self::wrap(inner, fields, dir), false));
+        }
+        Ok((Self::create(paths, schema, fields)?, true))
+    }
+
+    fn create(
+        paths: &Paths,
+        schema: tantivy::schema::Schema,
+        fields: Fields,
+    ) -> Result<Self, IndexError> {
+        let dir = tantivy_dir(paths);
+        // The index is a cache: whatever is there is discarded.
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(|e| PathError::new("remove", &dir, e))?;
+        }
+        let _ = std::fs::remove_file(sync::dirs_file(paths));
+        fsutil::create_private_dir(&dir)?;
+        let inner = tantivy::Index::create_in_dir(&dir, schema)?;
+        fsutil::atomic_write(
+            &version_file(paths),
+            format!("{}\n", schema::VERSION).as_bytes(),
+        )?;
+        Ok(Self::wrap(inner, fields, dir))
+    }
+
+    fn wrap(inner: tantivy::Index, fields: Fields, dir: PathBuf) -> Self {
+        Self { inner, fields, dir }
+    }
+
+    /// A reader that sees the last commit; no background reload thread.
+    pub fn reader(&self) -> Result<IndexReader, IndexError> {
+        Ok(self
+            .inner
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?)
+    }
+
+    pub fn fields(&self) -> &Fields {
+        &self.fields
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+fn open_existing(dir: &Path, schema: &tantivy::schema::Schema) -> Option<tantivy::Index> {
+    if !dir.join("meta.json").exists() {
+        return None;
+    }
+    let inner = tantivy::Index::open_in_dir(dir).ok()?;
+    (inner.schema() == *schema).then_some(inner)
+}
+
+/// Opens the index and brings it up to date with the files: the first step of `search`
+/// and `status`. A corrupt index is rebuilt; a busy writer means searching what is there.
+pub fn open_synced(paths: &Paths, now_unix: i64) -> Result<(Index, SyncReport), IndexError> {
+    let (index, created) = Index::open(paths)?;
+    let mode = if created {
+        sync::Mode::Full
+    } else {
+        sync::Mode::Quick
+    };
+    match sync::sync(&index, paths, mode, now_unix) {
+        Ok(report) => Ok((index, report)),
+        Err(IndexError::Tantivy(_)) if !created => {
+            // Unreadable segments: start over from the markdown.
+            let mut report = rebuild(paths, now_unix, &mut |_, _| {})?;
+            report.rebuilt = true;
+            let (index, _) = Index::open(paths)?;
+            Ok((index, report))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Runs `work` on the synced index. The index is a cache: if reading it fails or
+/// panics (damaged files can make Tantivy panic), it is rebuilt from the markdown and
+/// `work` runs once more. The returned report says whether that happened.
+pub fn resilient<T>(
+    paths: &Paths,
+    now_unix: i64,
+    work: impl Fn(&Index) -> Result<T, IndexError>,
+) -> Result<(T, SyncReport), IndexError> {
+    let attempt = || -> Result<(T, SyncReport), IndexError> {
+        let (index, report) = open_synced(paths, now_unix)?;
+        Ok((work(&index)?, report))
+    };
+    match quietly(&attempt) {
+        Some(Ok(done)) => return Ok(done),
+        Some(Err(IndexError::Tantivy(_))) | None => {}
+        Some(Err(e)) => return Err(e),
+    }
+    let mut report = rebuild(paths, now_unix, &mut |_, _| {})?;
+    report.rebuilt = true;
+    let (index, _) = Index::open(paths)?;
+    Ok((work(&index)?, report))
+}
+
+/// Runs `f`, turning a panic into `None` without printing it.
+fn quietly<T>(f: &dyn Fn() -> T) -> Option<T> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok();
+    std::panic::set_hook(hook);
+    out
+}
+
+/// Rebuilds the index from scratch. `progress(done, total)` is called as files are read.
+pub fn rebuild(
+    paths: &Paths,
+    now_unix: i64,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<SyncReport, IndexError> {
+    let _lock = crate::lock::FileLock::acquire(&paths.lock("index"))?;
+    let (schema, fields) = schema::build();
+    let index = Index::create(paths, schema, fields)?;
+    sync::full_locked(&index, paths, now_unix, progress)
+}

@@ -1,0 +1,211 @@
+//! Ranked search. User text is never parsed as query syntax: it is tokenized like the
+//! documents (stemmed words), and each word is looked up in every text field with that
+//! field's weight (BM25), then scaled by effective confidence for instincts.
+
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::snippet::SnippetGenerator;
+use tantivy::{DocId, IndexReader, Score, SegmentReader, TantivyDocument, Term};
+
+use super::schema::{BOOSTS, Fields};
+use super::{Index, IndexError};
+use crate::confidence::{DECAY_PER_WEEK, FLOOR};
+
+/// Filters and limits for one search.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    pub kind: Option<String>,
+    pub project: Option<String>,
+    pub limit: usize,
+    /// The clock for decay, in unix seconds.
+    pub now_unix: i64,
+    /// Characters of snippet per hit (0: none).
+    pub snippet_chars: usize,
+}
+
+/// One result.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Hit {
+    pub path: String,
+    pub kind: String,
+    pub name: String,
+    pub title: String,
+    pub score: f32,
+    #[serde(skip)]
+    pub snippet: String,
+    #[serde(skip)]
+    pub project: Option<String>,
+}
+
+/// The stemmed, lower-cased words of `text`, as the index stores them. Duplicates go.
+pub fn words(index: &Index, text: &str) -> Vec<String> {
+    let Some(mut tokenizer) = index.inner.tokenizers().get("en_stem") else {
+        return Vec::new();
+    };
+    let mut stream = tokenizer.token_stream(text);
+    let mut out: Vec<String> = Vec::new();
+    while let Some(token) = stream.next() {
+        if !out.contains(&token.text) {
+            out.push(token.text.clone());
+        }
+    }
+    out
+}
+
+/// The query for `words` with the filters of `opts`; `None` when there is nothing to find.
+pub fn query(fields: &Fields, words: &[String], opts: &SearchOptions) -> Option<Box<dyn Query>> {
+    let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for word in words {
+        for (name, boost) in BOOSTS {
+            let Some(field) = fields.by_name(name) else {
+                continue;
+            };
+            let term = TermQuery::new(
+                Term::from_field_text(field, word),
+                IndexRecordOption::WithFreqs,
+            );
+            should.push((
+                Occur::Should,
+                Box::new(BoostQuery::new(Box::new(term), *boost)),
+            ));
+        }
+    }
+    if should.is_empty() {
+        return None;
+    }
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> =
+        vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+    for (field, value) in [(fields.kind, &opts.kind), (fields.project, &opts.project)] {
+        if let Some(value) = value {
+            let term = TermQuery::new(
+                Term::from_field_text(field, value),
+                IndexRecordOption::Basic,
+            );
+            clauses.push((Occur::Must, Box::new(term)));
+        }
+    }
+    Some(Box::new(BooleanQuery::new(clauses)))
+}
+
+/// The ranking multiplier of a document from its confidence: decayed like an instinct,
+/// between 0.85 (at the floor) and 1.25 (a conviction). Items without one score 1.
+fn confidence_factor(confidence: f64, decay_origin: i64, now_unix: i64) -> f32 {
+    if confidence <= 0.0 {
+        return 1.0;
+    }
+    let weeks = ((now_unix - decay_origin) / (7 * 24 * 3600)).max(0) as f64;
+    let effective = (confidence - DECAY_PER_WEEK * weeks).max(FLOOR.min(confidence));
+    (0.75 + 0.5 * effective) as f32
+}
+
+/// Searches with the index's reader as it is (call a sync first).
+pub fn search(
+    index: &Index,
+    reader: &IndexReader,
+    text: &str,
+    opts: &SearchOptions,
+) -> Result<Vec<Hit>, IndexError> {
+    let words = words(index, text);
+    let Some(query) = query(&index.fields, &words, opts) else {
+        return Ok(Vec::new());
+    };
+    let searcher = reader.searcher();
+    let now = opts.now_unix;
+    let collector =
+        TopDocs::with_limit(opts.limit.max(1)).tweak_score(move |segment: &SegmentReader| {
+            let fast = segment.fast_fields();
+            let conf = fast
+                .f64("confidence")
+                .ok()
+                .map(|c| c.first_or_default_col(0.0));
+            let origin = fast
+                .i64("decay_origin")
+                .ok()
+                .map(|c| c.first_or_default_col(0));
+            move |doc: DocId, score: Score| {
+                let c = conf.as_ref().map_or(0.0, |c| c.get_val(doc));
+                let o = origin.as_ref().map_or(0, |o| o.get_val(doc));
+                score * confidence_factor(c, o, now)
+            }
+        });
+    let top = searcher.search(&query, &collector)?;
+    let generators = if opts.snippet_chars > 0 {
+        [index.fields.body, index.fields.action, index.fields.trigger]
+            .into_iter()
+            .filter_map(|field| {
+                let mut g = SnippetGenerator::create(&searcher, &*query, field).ok()?;
+                g.set_max_num_chars(opts.snippet_chars);
+                Some(g)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let f = &index.fields;
+    let mut hits = Vec::with_capacity(top.len());
+    for (score, address) in top {
+        let doc: TantivyDocument = searcher.doc(address)?;
+        let text = |field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .unwrap_or("")
+                .to_string()
+        };
+        let snippet = generators
+            .iter()
+            .map(|g| g.snippet_from_doc(&doc))
+            .find(|s| !s.highlighted().is_empty())
+            .map(|s| mark(s.fragment(), s.highlighted()))
+            .unwrap_or_default();
+        let project = text(f.project);
+        hits.push(Hit {
+            path: text(f.path),
+            kind: text(f.kind),
+            name: text(f.name),
+            title: text(f.title),
+            score,
+            snippet,
+            project: (!project.is_empty()).then_some(project),
+        });
+    }
+    Ok(hits)
+}
+
+/// Wraps the highlighted ranges in `**`, on one line.
+fn mark(fragment: &str, ranges: &[std::ops::Range<usize>]) -> String {
+    let mut out = String::new();
+    let mut at = 0;
+    for r in ranges {
+        out.push_str(&fragment[at..r.start]);
+        out.push_str("**");
+        out.push_str(&fragment[r.clone()]);
+        out.push_str("**");
+        at = r.end;
+    }
+    out.push_str(&fragment[at..]);
+    // Heading markers say nothing in a one-line snippet.
+    out.split_whitespace()
+        .filter(|w| !w.chars().all(|c| c == '#'))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confidence_scales_between_floor_and_conviction() {
+        assert_eq!(confidence_factor(0.0, 0, 0), 1.0);
+        assert!((confidence_factor(1.0, 0, 0) - 1.25).abs() < 1e-6);
+        let week = 7 * 24 * 3600;
+        // 0.9 decayed by 20 weeks sits at the floor.
+        assert!((confidence_factor(0.9, 0, 20 * week) - 0.85).abs() < 1e-6);
+    }
+
+    #[test]
+    fn mark_wraps_ranges() {
+        assert_eq!(mark("use cargo nextest", &[4..9, 10..17]), "use **cargo** **nextest**");
+    }
+}
