@@ -206,6 +206,9 @@ mod tests {
 
     #[test]
     fn mark_wraps_ranges() {
-        assert_eq!(mark("use cargo nextest", &[4..9, 10..17]), "use **cargo** **nextest**");
+        assert_eq!(
+            mark("use cargo nextest", &[4..9, 10..17]),
+            "use **cargo** **nextest**"
+        );
     }
 }

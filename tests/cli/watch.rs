@@ -2,34 +2,65 @@
 //! refused; Ctrl-C (SIGINT) stops it cleanly.
 
 use std::fs;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::common::TestEnv;
 
-struct Watching(Child);
+const PATIENCE: Duration = Duration::from_secs(30);
 
-impl Drop for Watching {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+/// A running watcher whose stderr lines arrive on a channel; killed when dropped.
+struct Watching {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Watching {
+    fn start(env: &TestEnv) -> Self {
+        let mut child = env
+            .spawnable()
+            .arg("watch")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        Self { child, lines }
+    }
+
+    /// Waits for a stderr line containing `text`.
+    fn expect_line(&self, text: &str) {
+        let deadline = Instant::now() + PATIENCE;
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            if line.contains(text) {
+                return;
+            }
+        }
+        panic!("watch never printed a line containing {text:?}");
     }
 }
 
-fn start(env: &TestEnv) -> Watching {
-    let child = env
-        .spawnable()
-        .arg("watch")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    Watching(child)
+impl Drop for Watching {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
-/// Polls the index (without a sync of its own) until `query` finds `expected`.
-fn eventually_found(env: &TestEnv, query: &str, expected: bool) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(20);
+/// Polls search until `query` finds something (or nothing, with `expected` false).
+fn eventually(env: &TestEnv, query: &str, expected: bool) -> bool {
+    let deadline = Instant::now() + PATIENCE;
     while Instant::now() < deadline {
         let out = env.run(&["search", "--json", query]);
         let found = !out.json()["hits"].as_array().unwrap().is_empty();
@@ -42,45 +73,42 @@ fn eventually_found(env: &TestEnv, query: &str, expected: bool) -> bool {
 }
 
 #[test]
-fn hand_edits_reach_the_index() {
+fn hand_edits_reach_the_index_and_a_second_watcher_is_refused() {
     let env = TestEnv::with_memory("bash-era");
     env.run(&["reindex"]).success();
-    let _watch = start(&env);
-    // Wait until the watcher holds its lock (a second one is refused).
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let second = env.run(&["watch"]);
-        if second.code == 1 && second.stderr.contains("already running") {
-            break;
-        }
-        assert!(Instant::now() < deadline, "watch never started: {second}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let watch = Watching::start(&env);
+    watch.expect_line("synced");
+    let second = env.run(&["watch"]);
+    second.failure();
+    assert!(second.stderr.contains("already running"), "{second}");
+
     let path = env.instinct("git-autostash");
     let text = fs::read_to_string(&path)
         .unwrap()
         .replace("# Autostash", "# Autostash quasar");
-    // Editors' save: write a temp file, then rename over the original.
+    // Editors' save: write a swap file, then rename it over the original.
     let tmp = env
         .memory()
         .join("instincts/personal/.git-autostash.md.swp");
     fs::write(&tmp, text).unwrap();
     fs::rename(&tmp, &path).unwrap();
-    assert!(eventually_found(&env, "quasar", true));
+    watch.expect_line("indexed");
+    assert!(eventually(&env, "quasar", true));
     fs::remove_file(&path).unwrap();
-    assert!(eventually_found(&env, "quasar", false));
+    assert!(eventually(&env, "quasar", false));
 }
 
 #[test]
 fn interrupt_stops_cleanly() {
     let env = TestEnv::with_memory("bash-era");
-    let mut watch = start(&env);
-    std::thread::sleep(Duration::from_millis(500));
-    let pid = watch.0.id().to_string();
+    let mut watch = Watching::start(&env);
+    watch.expect_line("synced");
+    let pid = watch.child.id().to_string();
     std::process::Command::new("kill")
         .args(["-INT", &pid])
         .status()
         .unwrap();
-    let status = watch.0.wait().unwrap();
+    watch.expect_line("stopped");
+    let status = watch.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
