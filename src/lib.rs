@@ -6,6 +6,7 @@
 //! `identity`, `config`, and the primitives `fsutil`, `lock`, `paths`. Core modules take
 //! paths and `now` as arguments.
 
+pub mod changes;
 pub mod cli;
 pub mod cmd;
 pub mod confidence;

@@ -77,7 +77,10 @@ fn warn_all(errors: &[MemoryError]) {
 /// Tells the index about files this command wrote. The index is a cache: a failure
 /// here is a warning, never the command's failure.
 fn reindex_changed(ctx: &Ctx, changed: &[std::path::PathBuf]) {
-    if let Err(e) = crate::index::sync::note_changed(&ctx.paths, changed, ctx.now.timestamp()) {
+    if changed.is_empty() {
+        return;
+    }
+    if let Err(e) = crate::index::sync::note_changed(&ctx.paths, ctx.now.timestamp()) {
         eprintln!("warning: search index not updated ({e}); `homunculus reindex` repairs it");
     }
 }

@@ -80,6 +80,7 @@ impl Index {
             std::fs::remove_dir_all(&dir).map_err(|e| PathError::new("remove", &dir, e))?;
         }
         let _ = std::fs::remove_file(sync::dirs_file(paths));
+    let _ = std::fs::remove_file(paths.index().join("queue"));
         fsutil::create_private_dir(&dir)?;
         let inner = tantivy::Index::create_in_dir(&dir, schema)?;
         fsutil::atomic_write(

@@ -3,14 +3,16 @@
 //! times of the item folders at the last sync.
 //!
 //! A quick sync stats only the five item folders: a create, delete or rename (which is
-//! how our writes and most editors save) changes its folder's mtime, and only that folder
-//! is rescanned. An in-place edit does not touch the folder, so every file is re-stat'ed
-//! in a sweep: on every sync up to `SWEEP_ALWAYS_UP_TO` documents, else at most once per
-//! `SWEEP_INTERVAL_SECS` (with `homunculus watch` running, the watcher sees those edits).
+//! how our writes and most editors save) changes its folder's mtime. When the change
+//! journal (`changes`) accounts for the new mtime, exactly the journaled files are
+//! applied; otherwise the folder is rescanned. An in-place edit does not touch the
+//! folder, so every file is re-stat'ed in a sweep: on every sync up to
+//! `SWEEP_ALWAYS_UP_TO` documents, else at most once per `SWEEP_INTERVAL_SECS` (with
+//! `homunculus watch` running, the watcher sees those edits). Hooks sync in bounded mode:
+//! journaled changes only, never a rescan or a sweep.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
-use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -20,6 +22,7 @@ use tantivy::{IndexWriter, TantivyDocument, Term};
 
 use super::document::{self, KIND_DIRS, Stamp};
 use super::{Index, IndexError};
+use crate::changes;
 use crate::fsutil::{self, IoContext, PathError};
 use crate::lock::{FileLock, LockError};
 use crate::paths::Paths;
@@ -33,7 +36,9 @@ const WRITER_WAIT: Duration = Duration::from_millis(50);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// Folder mtimes, the queue, and a sweep when one is due.
+    /// Journaled changes only; folders they do not explain are left for later.
+    Bounded,
+    /// Folder mtimes, the journal, and a sweep when one is due.
     Quick,
     /// Every file.
     Full,
@@ -64,11 +69,6 @@ struct DirsState {
 
 pub fn dirs_file(paths: &Paths) -> PathBuf {
     paths.index().join("dirs.json")
-}
-
-/// Paths (relative to the memory folder) whose change a busy writer could not apply.
-pub fn queue_file(paths: &Paths) -> PathBuf {
-    paths.index().join("queue")
 }
 
 fn read_state(paths: &Paths) -> DirsState {
@@ -110,28 +110,31 @@ pub fn sync(
 ) -> Result<SyncReport, IndexError> {
     let state = read_state(paths);
     let current = dir_mtimes(paths);
-    let queued = fs::metadata(queue_file(paths)).is_ok_and(|m| m.len() > 0);
-    let sweep = mode == Mode::Full || {
-        let docs = index.reader()?.searcher().num_docs();
-        let stale = now_unix - state.swept_at >= SWEEP_INTERVAL_SECS || now_unix < state.swept_at;
-        (docs <= SWEEP_ALWAYS_UP_TO || stale) && !watch_running(paths)
+    let sweep = match mode {
+        Mode::Full => true,
+        Mode::Bounded => false,
+        Mode::Quick => {
+            let docs = index.reader()?.searcher().num_docs();
+            let stale =
+                now_unix - state.swept_at >= SWEEP_INTERVAL_SECS || now_unix < state.swept_at;
+            (docs <= SWEEP_ALWAYS_UP_TO || stale) && !watch_running(paths)
+        }
     };
     let changed: Vec<String> = current
         .iter()
         .filter(|(dir, mtime)| state.dirs.get(*dir) != Some(mtime))
         .map(|(dir, _)| dir.clone())
-        .chain(
-            state
-                .dirs
-                .keys()
-                .filter(|d| !current.contains_key(*d))
-                .cloned(),
-        )
+        .chain(state.dirs.keys().filter(|d| !current.contains_key(*d)).cloned())
         .collect();
-    if !sweep && changed.is_empty() && !queued {
+    if !sweep && changed.is_empty() && !changes::pending(paths) {
         return Ok(SyncReport::default());
     }
-    let _lock = match FileLock::try_acquire_for(&paths.lock("index"), WRITER_WAIT) {
+    let wait = if mode == Mode::Bounded {
+        Duration::from_millis(5)
+    } else {
+        WRITER_WAIT
+    };
+    let _lock = match FileLock::try_acquire_for(&paths.lock("index"), wait) {
         Ok(lock) => lock,
         Err(LockError::Busy(_)) => {
             return Ok(SyncReport {
@@ -141,20 +144,47 @@ pub fn sync(
         }
         Err(e) => return Err(e.into()),
     };
+    let (journal, taken) = changes::take(paths);
+    let mut rescan = Vec::new();
+    let mut recorded = state.dirs.clone();
+    for dir in &changed {
+        let entries: Vec<&changes::Entry> = journal
+            .iter()
+            .filter(|e| e.path.parent().and_then(Path::to_str) == Some(dir.as_str()))
+            .collect();
+        let explained = match (state.dirs.get(dir), current.get(dir)) {
+            (Some(&was), Some(&now)) => changes::explains(&entries, was, now),
+            _ => false,
+        };
+        if (explained || sweep || mode == Mode::Quick)
+            && let Some(&now) = current.get(dir)
+        {
+            recorded.insert(dir.clone(), now);
+        }
+        if !explained && mode == Mode::Quick {
+            rescan.push(dir.clone());
+        }
+    }
     let dirs: Vec<String> = if sweep {
         KIND_DIRS.iter().map(|(d, _)| d.to_string()).collect()
     } else {
-        changed
+        rescan
     };
-    scan(
-        index,
-        paths,
-        &dirs,
-        current,
-        sweep,
-        now_unix,
-        &mut |_, _| {},
-    )
+    let files: Vec<PathBuf> = journal.into_iter().map(|e| e.path).collect();
+    let report = scan(index, paths, &dirs, &files, &mut |_, _| {})?;
+    write_state(paths, recorded, if sweep { now_unix } else { state.swept_at })?;
+    changes::finish(&taken);
+    Ok(report)
+}
+
+fn write_state(
+    paths: &Paths,
+    dirs: BTreeMap<String, i64>,
+    swept_at: i64,
+) -> Result<(), IndexError> {
+    let text = serde_json::to_vec(&DirsState { dirs, swept_at }).unwrap_or_default();
+    fsutil::atomic_write(&dirs_file(paths), &text)?;
+    Ok(())
 }
 
 /// A full sync for a caller that already holds the index lock (rebuild).
@@ -165,8 +195,12 @@ pub fn full_locked(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SyncReport, IndexError> {
     let current = dir_mtimes(paths);
+    let (_, taken) = changes::take(paths);
     let dirs: Vec<String> = KIND_DIRS.iter().map(|(d, _)| d.to_string()).collect();
-    scan(index, paths, &dirs, current, true, now_unix, progress)
+    let report = scan(index, paths, &dirs, &[], progress)?;
+    write_state(paths, current, now_unix)?;
+    changes::finish(&taken);
+    Ok(report)
 }
 
 /// The files of one folder with their stamps.
@@ -197,48 +231,62 @@ fn list(root: &Path, dir: &str) -> Result<Vec<(PathBuf, Stamp)>, PathError> {
     Ok(out)
 }
 
-/// The manifest entries the index holds for files in `dirs`.
+/// The manifest entries the index holds for files in `dirs`. Paths come from streaming
+/// the path column's sorted dictionary over each folder's prefix (one sequential read),
+/// not from a lookup per document.
 fn indexed_stamps(
     index: &Index,
     dirs: &HashSet<&str>,
 ) -> Result<HashMap<String, Stamp>, IndexError> {
     let searcher = index.reader()?.searcher();
     let mut out = HashMap::new();
-    let mut path = String::new();
     for segment in searcher.segment_readers() {
         let fast = segment.fast_fields();
-        let Some(paths) = fast.str("path")? else {
+        let Some(column) = fast.str("path")? else {
             continue;
         };
+        let mut by_ord: HashMap<u64, String> = HashMap::new();
+        for dir in dirs {
+            let prefix = format!("{dir}/");
+            let mut stream = column
+                .dictionary()
+                .prefix_range(prefix.as_bytes())
+                .into_stream()
+                .map_err(|e| IndexError::Tantivy(e.into()))?;
+            while stream.advance() {
+                let path = String::from_utf8_lossy(stream.key()).into_owned();
+                // Only direct children: item folders are flat.
+                if !path[prefix.len()..].contains('/') {
+                    by_ord.insert(stream.term_ord(), path);
+                }
+            }
+        }
+        if by_ord.is_empty() {
+            continue;
+        }
         let mtimes = fast.i64("mtime")?.first_or_default_col(0);
         let sizes = fast.u64("size")?.first_or_default_col(0);
         for doc in segment.doc_ids_alive() {
-            let Some(ord) = paths.term_ords(doc).next() else {
+            let Some(path) = column.term_ords(doc).next().and_then(|o| by_ord.get(&o)) else {
                 continue;
             };
-            if !paths.ord_to_str(ord, &mut path).unwrap_or(false) {
-                continue;
-            }
-            let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
-            if dirs.contains(dir) {
-                let stamp = Stamp {
-                    mtime: mtimes.get_val(doc),
-                    size: sizes.get_val(doc),
-                };
-                out.insert(path.clone(), stamp);
-            }
+            let stamp = Stamp {
+                mtime: mtimes.get_val(doc),
+                size: sizes.get_val(doc),
+            };
+            out.insert(path.clone(), stamp);
         }
     }
     Ok(out)
 }
 
+/// Rescans `dirs` against the index and applies the `listed` files outside them, in
+/// one commit.
 fn scan(
     index: &Index,
     paths: &Paths,
     dirs: &[String],
-    current: BTreeMap<String, i64>,
-    sweep: bool,
-    now_unix: i64,
+    listed: &[PathBuf],
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SyncReport, IndexError> {
     let dir_set: HashSet<&str> = dirs.iter().map(String::as_str).collect();
@@ -247,7 +295,6 @@ fn scan(
     for dir in dirs {
         files.extend(list(&paths.root, dir)?);
     }
-    let queue = read_queue(paths);
     let mut report = SyncReport::default();
     let mut writer: Option<IndexWriter<TantivyDocument>> = None;
     let total = files.len();
@@ -274,27 +321,18 @@ fn scan(
         delete(index, &mut writer, gone, total)?;
         report.removed += 1;
     }
-    // Queued paths outside the scanned folders.
-    let queue: Vec<PathBuf> = queue
-        .into_iter()
+    let mut outside: Vec<PathBuf> = listed
+        .iter()
         .filter(|r| !dir_set.contains(r.parent().and_then(Path::to_str).unwrap_or("")))
+        .cloned()
         .collect();
-    apply_listed(index, &mut writer, paths, &queue, &mut report)?;
+    outside.sort();
+    outside.dedup();
+    apply_listed(index, &mut writer, paths, &outside, &mut report)?;
     if let Some(mut w) = writer {
         w.commit()?;
         w.wait_merging_threads()?;
     }
-    let state = DirsState {
-        dirs: current,
-        swept_at: if sweep {
-            now_unix
-        } else {
-            read_state(paths).swept_at
-        },
-    };
-    let text = serde_json::to_vec(&state).unwrap_or_default();
-    fsutil::atomic_write(&dirs_file(paths), &text)?;
-    let _ = fs::remove_file(queue_file(paths));
     Ok(report)
 }
 
@@ -339,23 +377,17 @@ pub fn apply_batch(
 ) -> Result<SyncReport, IndexError> {
     let _lock = FileLock::acquire(&paths.lock("index"))?;
     let current = dir_mtimes(paths);
-    let mut report = SyncReport::default();
-    let mut writer = None;
-    let queue = read_queue(paths);
-    let all: Vec<PathBuf> = relatives.iter().cloned().chain(queue).collect();
-    apply_listed(index, &mut writer, paths, &all, &mut report)?;
-    if let Some(mut w) = writer {
-        w.commit()?;
-    }
-    let state = DirsState {
-        dirs: current,
-        swept_at: read_state(paths).swept_at,
-    };
-    fsutil::atomic_write(
-        &dirs_file(paths),
-        &serde_json::to_vec(&state).unwrap_or_default(),
-    )?;
-    let _ = fs::remove_file(queue_file(paths));
+    let (journal, taken) = changes::take(paths);
+    let mut all: Vec<PathBuf> = relatives
+        .iter()
+        .cloned()
+        .chain(journal.into_iter().map(|e| e.path))
+        .collect();
+    all.sort();
+    all.dedup();
+    let report = scan(index, paths, &[], &all, &mut |_, _| {})?;
+    write_state(paths, current, read_state(paths).swept_at)?;
+    changes::finish(&taken);
     Ok(report)
 }
 
@@ -414,46 +446,9 @@ fn delete(
     Ok(())
 }
 
-fn read_queue(paths: &Paths) -> Vec<PathBuf> {
-    fs::read_to_string(queue_file(paths))
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| !l.is_empty() && !l.contains(".."))
-        .map(PathBuf::from)
-        .collect()
-}
-
-/// Records that files changed (by us) so the next writer indexes them. Appends are
-/// small single writes, so concurrent writers do not interleave within a line.
-pub fn enqueue(paths: &Paths, changed: &[PathBuf]) -> Result<(), PathError> {
-    let file = queue_file(paths);
-    if let Some(dir) = file.parent() {
-        fsutil::create_private_dir(dir)?;
-    }
-    let mut text = String::new();
-    for path in changed {
-        text.push_str(&paths.relative(path).to_string_lossy());
-        text.push('\n');
-    }
-    let mut f = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&file)
-        .at("open", &file)?;
-    f.write_all(text.as_bytes()).at("append to", &file)
-}
-
-/// Applies our own writes to the index now: queue them, then sync if the writer is free
-/// (else the next writer picks the queue up).
-pub fn note_changed(
-    paths: &Paths,
-    changed: &[PathBuf],
-    now_unix: i64,
-) -> Result<SyncReport, IndexError> {
-    if changed.is_empty() {
-        return Ok(SyncReport::default());
-    }
-    enqueue(paths, changed)?;
+/// Applies this process's own journaled writes to the index now (or leaves them for
+/// the next writer when the index is busy).
+pub fn note_changed(paths: &Paths, now_unix: i64) -> Result<SyncReport, IndexError> {
     let (index, _) = Index::open(paths)?;
     sync(&index, paths, Mode::Quick, now_unix)
 }

@@ -6,6 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::{Conviction, Document, Error, Instinct, Note, NoteKind, Origin, stem};
+use crate::changes;
 use crate::fsutil::{self, IoContext, PathError};
 use crate::lock::FileLock;
 use crate::paths::Paths;
@@ -147,7 +148,7 @@ impl<'a> Store<'a> {
         let before = doc.text().to_string();
         let out = change(&mut doc)?;
         if doc.text() != before {
-            fsutil::atomic_write(path, doc.text().as_bytes())?;
+            changes::write(self.paths, path, doc.text().as_bytes())?;
         }
         Ok(out)
     }
@@ -158,24 +159,20 @@ impl<'a> Store<'a> {
         if let Some(dir) = path.parent() {
             fsutil::create_private_dir(dir)?;
         }
-        if !fsutil::write_new(path, text.as_bytes())? {
+        if fs::symlink_metadata(path).is_ok() {
             return Err(Error::Refused {
                 path: path.to_path_buf(),
                 reason: "already exists".into(),
             });
         }
+        changes::write(self.paths, path, text.as_bytes())?;
         Ok(())
     }
 
     /// Removes a file under the memory lock; a file already gone is fine.
     pub fn remove(&self, path: &Path) -> Result<(), Error> {
         let _lock = self.lock()?;
-        match fs::remove_file(path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                Err(PathError::new("remove", path, e).into())
-            }
-            _ => Ok(()),
-        }
+        Ok(changes::remove(self.paths, path)?)
     }
 
     /// The number of observation lines not yet processed.
