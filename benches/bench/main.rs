@@ -37,7 +37,9 @@ fn command(home: &Path, args: &[&str]) -> Command {
     cmd
 }
 
-/// Runs to completion, measuring wall time and (via wait4) peak memory.
+/// Runs to completion, measuring wall time and (via wait4) peak memory. The child is
+/// reaped by wait4 itself, which `Child` cannot know.
+#[allow(clippy::zombie_processes)]
 fn measure(mut cmd: Command) -> Sample {
     let started = Instant::now();
     let child = cmd.spawn().expect("spawn homunculus");
