@@ -20,8 +20,14 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Create the memory folder and install the slash commands
+    /// Create the memory folder, register the hooks, install the slash commands
     Init(InitArgs),
+    /// Remove exactly what init added to Claude Code (the memory folder stays)
+    Uninstall(UninstallArgs),
+    /// Check that everything is wired and healthy (exit 1 if not)
+    Doctor,
+    /// Status-line activity logger: records context use, prints nothing (or CMD's output)
+    Statusline(StatuslineArgs),
     /// Show instincts by domain with their confidence (the /instinct-status view)
     Status(StatusArgs),
     /// Show promotion candidates and stale convictions; promote with --promote
@@ -38,8 +44,17 @@ pub enum Command {
     Reindex,
     /// Keep the search index in step with hand edits until stopped (Ctrl-C)
     Watch,
+    /// Handle a Claude Code hook event (payload on stdin); always exits 0
+    Hook(HookArgs),
     /// Print a shell completion script
     Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// session-start, user-prompt-submit, pre-tool-use, post-tool-use,
+    /// post-tool-use-failure, stop, session-end or pre-compact
+    pub event: String,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -77,6 +92,29 @@ pub struct InitArgs {
     /// Show what would be done without writing anything
     #[arg(long)]
     pub dry_run: bool,
+    /// Register the hooks in this project's .claude/settings.json instead of the user's
+    #[arg(long)]
+    pub project: bool,
+    /// Also log context use from Claude Code's status line (wraps an existing one)
+    #[arg(long)]
+    pub statusline: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct UninstallArgs {
+    /// Show what would be removed without writing anything
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Uninstall from this project's .claude/settings.json instead of the user's
+    #[arg(long)]
+    pub project: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StatuslineArgs {
+    /// A status-line command to run with the same input; its output is shown
+    #[arg(long)]
+    pub then: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -30,44 +30,107 @@ impl Rng {
 }
 
 const DOMAINS: &[&str] = &[
-    "code-style", "testing", "debugging", "git", "tooling", "architecture", "performance",
-    "security", "documentation", "general",
+    "code-style",
+    "testing",
+    "debugging",
+    "git",
+    "tooling",
+    "architecture",
+    "performance",
+    "security",
+    "documentation",
+    "general",
 ];
 const PROJECTS: &[&str] = &[
-    "ledger-svc", "billing-api", "web-dashboard", "infra", "data-pipeline", "mobile-app",
-    "auth-gateway", "search-svc", "cli-tools", "ml-training",
+    "ledger-svc",
+    "billing-api",
+    "web-dashboard",
+    "infra",
+    "data-pipeline",
+    "mobile-app",
+    "auth-gateway",
+    "search-svc",
+    "cli-tools",
+    "ml-training",
 ];
 const TOOLS: &[&str] = &[
-    "cargo nextest run", "pnpm install --frozen-lockfile", "pytest -x -q", "go test ./...",
-    "docker compose up -d", "terraform plan", "kubectl rollout status", "npm run lint",
-    "cargo clippy --all-targets", "make migrate", "uv pip sync", "git rebase --autostash",
-    "psql -f schema.sql", "jest --runInBand", "mvn -q verify", "just check",
+    "cargo nextest run",
+    "pnpm install --frozen-lockfile",
+    "pytest -x -q",
+    "go test ./...",
+    "docker compose up -d",
+    "terraform plan",
+    "kubectl rollout status",
+    "npm run lint",
+    "cargo clippy --all-targets",
+    "make migrate",
+    "uv pip sync",
+    "git rebase --autostash",
+    "psql -f schema.sql",
+    "jest --runInBand",
+    "mvn -q verify",
+    "just check",
 ];
 const SITUATIONS: &[&str] = &[
-    "running the test suite", "editing the database migrations", "bumping a dependency",
-    "debugging a flaky integration test", "reviewing a pull request", "adding an API endpoint",
-    "changing the CI workflow", "profiling a slow query", "rotating credentials",
-    "writing release notes", "refactoring the storage layer", "fixing a lint failure",
-    "touching the protobuf definitions", "upgrading the toolchain", "deploying to staging",
+    "running the test suite",
+    "editing the database migrations",
+    "bumping a dependency",
+    "debugging a flaky integration test",
+    "reviewing a pull request",
+    "adding an API endpoint",
+    "changing the CI workflow",
+    "profiling a slow query",
+    "rotating credentials",
+    "writing release notes",
+    "refactoring the storage layer",
+    "fixing a lint failure",
+    "touching the protobuf definitions",
+    "upgrading the toolchain",
+    "deploying to staging",
 ];
 const ADVICE: &[&str] = &[
-    "run the formatter before committing", "pin the version in the lockfile",
-    "restart the dev server after changing env files", "bind the test server to port 0",
-    "use the retry helper instead of sleeping", "regenerate the snapshots with the update flag",
-    "check the feature flags before assuming a bug", "clear the build cache when linking fails",
-    "prefer the batch API over per-item calls", "read the migration log before rerunning",
-    "keep timeouts above the p99 of the upstream", "add the new file to the module list",
+    "run the formatter before committing",
+    "pin the version in the lockfile",
+    "restart the dev server after changing env files",
+    "bind the test server to port 0",
+    "use the retry helper instead of sleeping",
+    "regenerate the snapshots with the update flag",
+    "check the feature flags before assuming a bug",
+    "clear the build cache when linking fails",
+    "prefer the batch API over per-item calls",
+    "read the migration log before rerunning",
+    "keep timeouts above the p99 of the upstream",
+    "add the new file to the module list",
 ];
 const FILES: &[&str] = &[
-    "src/lib.rs", "src/storage/mod.rs", "src/api/handlers.rs", "tests/it.rs", "Cargo.toml",
-    "package.json", "src/components/Table.tsx", "migrations/0042_add_index.sql",
-    "pyproject.toml", "src/parser.rs", "Dockerfile", ".github/workflows/ci.yml",
-    "internal/server/server.go", "docs/architecture.md", "src/auth/session.rs",
+    "src/lib.rs",
+    "src/storage/mod.rs",
+    "src/api/handlers.rs",
+    "tests/it.rs",
+    "Cargo.toml",
+    "package.json",
+    "src/components/Table.tsx",
+    "migrations/0042_add_index.sql",
+    "pyproject.toml",
+    "src/parser.rs",
+    "Dockerfile",
+    ".github/workflows/ci.yml",
+    "internal/server/server.go",
+    "docs/architecture.md",
+    "src/auth/session.rs",
 ];
 const ERRORS: &[&str] = &[
-    "EADDRINUSE", "connection refused", "lockfile out of date", "undefined reference",
-    "panicked at index out of bounds", "ModuleNotFoundError", "permission denied",
-    "deadline exceeded", "snapshot mismatch", "borrow of moved value", "timeout after 30s",
+    "EADDRINUSE",
+    "connection refused",
+    "lockfile out of date",
+    "undefined reference",
+    "panicked at index out of bounds",
+    "ModuleNotFoundError",
+    "permission denied",
+    "deadline exceeded",
+    "snapshot mismatch",
+    "borrow of moved value",
+    "timeout after 30s",
 ];
 const FILLER: &[&str] = &[
     "The change was small but the failure only showed under load.",
@@ -107,15 +170,24 @@ fn stamp(rng: &mut Rng) -> String {
 }
 
 fn paragraph(rng: &mut Rng, sentences: usize) -> String {
-    (0..sentences).map(|_| rng.pick(FILLER)).collect::<Vec<_>>().join(" ")
+    (0..sentences)
+        .map(|_| rng.pick(FILLER))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Writes a corpus of `total` items under `root` (created).
 pub fn generate(root: &Path, total: usize, seed: u64) -> std::io::Result<()> {
     let mut rng = Rng::new(seed);
     for dir in [
-        "instincts/personal", "instincts/inherited", "convictions", "episodes", "sessions",
-        "observations", "state", "logs",
+        "instincts/personal",
+        "instincts/inherited",
+        "convictions",
+        "episodes",
+        "sessions",
+        "observations",
+        "state",
+        "logs",
     ] {
         fs::create_dir_all(root.join(dir))?;
     }
@@ -123,7 +195,12 @@ pub fn generate(root: &Path, total: usize, seed: u64) -> std::io::Result<()> {
         root.join("identity.json"),
         "{\"session_count\": 0, \"created\": \"2026-01-01T00:00:00Z\", \"promotion\": {\"ready\": []}}\n",
     )?;
-    let [(_, instincts), (_, convictions), (_, episodes), (_, sessions)] = mix(total);
+    let [
+        (_, instincts),
+        (_, convictions),
+        (_, episodes),
+        (_, sessions),
+    ] = mix(total);
     for n in 0..instincts {
         let domain = rng.pick(DOMAINS);
         let situation = rng.pick(SITUATIONS);
@@ -142,8 +219,15 @@ pub fn generate(root: &Path, total: usize, seed: u64) -> std::io::Result<()> {
             rng.pick(ERRORS),
             date(&mut rng),
         );
-        let slug = advice.split_whitespace().take(4).collect::<Vec<_>>().join("-");
-        fs::write(root.join(format!("instincts/{dir}/{domain}-{slug}-{n}.md")), text)?;
+        let slug = advice
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join("-");
+        fs::write(
+            root.join(format!("instincts/{dir}/{domain}-{slug}-{n}.md")),
+            text,
+        )?;
     }
     for n in 0..convictions {
         let advice = rng.pick(ADVICE);
@@ -168,11 +252,16 @@ pub fn generate(root: &Path, total: usize, seed: u64) -> std::io::Result<()> {
             paragraph(&mut rng, 2),
             rng.pick(ADVICE),
         );
-        fs::write(root.join(format!("episodes/{}-episode-{n}.md", date(&mut rng))), text)?;
+        fs::write(
+            root.join(format!("episodes/{}-episode-{n}.md", date(&mut rng))),
+            text,
+        )?;
     }
     for n in 0..sessions {
         let project = rng.pick(PROJECTS);
-        let files: Vec<String> = (0..1 + rng.below(5)).map(|_| format!("- {}", rng.pick(FILES))).collect();
+        let files: Vec<String> = (0..1 + rng.below(5))
+            .map(|_| format!("- {}", rng.pick(FILES)))
+            .collect();
         let text = format!(
             "---\ntype: session\ndate: {}\nupdated: {}\nproject: {project}\ndirectory: /home/dev/src/{project}\nsession_id: {n:08x}-0000-4000-8000-000000000000\ntools_used: [Bash, Edit, Read]\nturns: {}\nerrors: {}\n---\n\n# Session: {project}\n\n## Files touched\n\n{}\n\n## Summary\n\n{} Mostly {}.\n",
             stamp(&mut rng),
@@ -183,7 +272,10 @@ pub fn generate(root: &Path, total: usize, seed: u64) -> std::io::Result<()> {
             paragraph(&mut rng, 2),
             rng.pick(SITUATIONS),
         );
-        fs::write(root.join(format!("sessions/2026-01-01T000000Z-{n:08x}.md")), text)?;
+        fs::write(
+            root.join(format!("sessions/2026-01-01T000000Z-{n:08x}.md")),
+            text,
+        )?;
     }
     Ok(())
 }

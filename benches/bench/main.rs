@@ -14,9 +14,18 @@ const BIN: &str = env!("CARGO_BIN_EXE_homunculus");
 const NOW: &str = "2026-11-01T12:00:00Z";
 const RUNS: usize = 40;
 const QUERIES: &[&str] = &[
-    "nextest", "flaky integration test", "lockfile", "EADDRINUSE port", "migration log",
-    "retry helper", "snapshot mismatch", "credentials rotation", "docker compose",
-    "borrow of moved value", "feature flags bug", "terraform plan staging",
+    "nextest",
+    "flaky integration test",
+    "lockfile",
+    "EADDRINUSE port",
+    "migration log",
+    "retry helper",
+    "snapshot mismatch",
+    "credentials rotation",
+    "docker compose",
+    "borrow of moved value",
+    "feature flags bug",
+    "terraform plan staging",
 ];
 
 /// One measured process: wall time and peak resident memory.
@@ -49,7 +58,10 @@ fn measure(mut cmd: Command) -> Sample {
     let pid = child.id() as libc::pid_t;
     let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(rc, pid, "wait4");
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "command failed: {cmd:?}");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "command failed: {cmd:?}"
+    );
     Sample {
         wall: started.elapsed(),
         max_rss_kb: usage.ru_maxrss,
@@ -82,7 +94,11 @@ struct Figures {
 }
 
 fn dir_size(dir: &Path) -> u64 {
-    walkdir(dir).iter().filter_map(|p| p.metadata().ok()).map(|m| m.len()).sum()
+    walkdir(dir)
+        .iter()
+        .filter_map(|p| p.metadata().ok())
+        .map(|m| m.len())
+        .sum()
 }
 
 fn walkdir(dir: &Path) -> Vec<PathBuf> {
@@ -103,7 +119,9 @@ fn walkdir(dir: &Path) -> Vec<PathBuf> {
 
 /// A corpus home for `items`, generated once and reused (`target/bench-corpus/<n>`).
 fn corpus_home(items: usize) -> PathBuf {
-    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-corpus").join(items.to_string());
+    let base = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/bench-corpus")
+        .join(items.to_string());
     let home = base.join("home");
     let memory = home.join(".claude/homunculus");
     if !base.join(".complete").exists() {
@@ -134,7 +152,9 @@ fn bench(items: usize) -> Figures {
         .find(|p| p.extension().is_some_and(|e| e == "md"))
         .unwrap();
 
-    let reindex: Vec<Sample> = (0..3).map(|_| measure(command(&home, &["reindex"]))).collect();
+    let reindex: Vec<Sample> = (0..3)
+        .map(|_| measure(command(&home, &["reindex"])))
+        .collect();
     let mut reindex_s: Vec<f64> = reindex.iter().map(|s| s.wall.as_secs_f64()).collect();
     let reindex_rss = reindex.iter().map(|s| s.max_rss_kb).max().unwrap_or(0);
 
@@ -160,7 +180,9 @@ fn bench(items: usize) -> Figures {
     let mut own = Vec::new();
     let mut own_search = Vec::new();
     for _ in 0..10 {
-        own.push(ms(measure(command(&home, &["feedback", &name, "weak"])).wall));
+        own.push(ms(
+            measure(command(&home, &["feedback", &name, "weak"])).wall
+        ));
         own_search.push(ms(measure(command(&home, &["search", "nextest"])).wall));
     }
 
@@ -200,7 +222,11 @@ fn watch_latency(home: &Path, target: &Path) -> f64 {
             let _ = tx.send(line);
         }
     });
-    while !rx.recv_timeout(Duration::from_secs(300)).unwrap().contains("synced") {}
+    while !rx
+        .recv_timeout(Duration::from_secs(300))
+        .unwrap()
+        .contains("synced")
+    {}
     let mut samples = Vec::new();
     for n in 0..10 {
         let word = format!("zq{n}x{}", std::process::id());
@@ -214,7 +240,10 @@ fn watch_latency(home: &Path, target: &Path) -> f64 {
             if String::from_utf8_lossy(&out.stdout).contains("\"path\"") {
                 break;
             }
-            assert!(started.elapsed() < Duration::from_secs(30), "watch never indexed the edit");
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "watch never indexed the edit"
+            );
         }
         samples.push(ms(started.elapsed()));
     }
@@ -238,14 +267,25 @@ fn main() {
         sizes = vec![1_000, 10_000, 100_000];
     }
     let figures: Vec<Figures> = sizes.into_iter().map(bench).collect();
-    println!("| items | reindex | search median | search p95 | hand edit → search | feedback / search after | sweep | watch: edit visible | index size | peak RSS search / reindex |");
+    println!(
+        "| items | reindex | search median | search p95 | hand edit → search | feedback / search after | sweep | watch: edit visible | index size | peak RSS search / reindex |"
+    );
     println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for f in figures {
         println!(
             "| {} | {:.2} s | {:.1} ms | {:.1} ms | {:.1} ms | {:.1} / {:.1} ms | {:.0} ms | {:.0} ms | {:.1} MB | {:.0} / {:.0} MB |",
-            f.items, f.reindex_s, f.search_median, f.search_p95, f.update_median,
-            f.feedback_median, f.after_feedback_median, f.sweep_ms,
-            f.watch_median, f.index_mb, f.search_rss_mb, f.reindex_rss_mb
+            f.items,
+            f.reindex_s,
+            f.search_median,
+            f.search_p95,
+            f.update_median,
+            f.feedback_median,
+            f.after_feedback_median,
+            f.sweep_ms,
+            f.watch_median,
+            f.index_mb,
+            f.search_rss_mb,
+            f.reindex_rss_mb
         );
     }
 }

@@ -5,13 +5,14 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
-use super::{Ctx, print, reindex_changed};
+use super::{Ctx, binary_path, print, reindex_changed, settings_path};
 use crate::cli::InitArgs;
 use crate::fsutil::{self, create_private_dir};
 use crate::memory::Store;
 use crate::paths::LAYOUT_DIRS;
+use crate::settings::{self, Change};
 use crate::templates::{self, COMMAND_MARKER};
 use crate::{git, identity, migrate};
 
@@ -40,6 +41,10 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
         dry_run: args.dry_run,
     };
     let paths = &ctx.paths;
+    // Read Claude Code's settings first: a malformed file stops init before any write.
+    let settings_file = settings_path(ctx, args.project)?;
+    let mut claude_settings = settings::read(&settings_file)?;
+    let bin = binary_path()?;
     folders(&mut report, paths.root.as_path(), args.dry_run)?;
     let files: [(&PathBuf, String); 3] = [
         (&paths.identity(), identity_text(ctx)),
@@ -66,6 +71,36 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
         }
     }
     commands(&mut report, ctx, args.dry_run)?;
+    let before = claude_settings.clone();
+    for (event, change) in settings::install(&mut claude_settings, &bin) {
+        let verb = match (change, args.dry_run) {
+            (Change::Installed, false) => "installed",
+            (Change::Installed, true) => "would install",
+            (Change::Updated, false) => "updated",
+            (Change::Updated, true) => "would update",
+            _ => "exists",
+        };
+        let _ = writeln!(
+            report.out,
+            "{verb:<13} hook {event} in {}",
+            settings_file.display()
+        );
+    }
+    if args.statusline {
+        let verb = match settings::install_statusline(&mut claude_settings, &bin) {
+            true if args.dry_run => "would wrap",
+            true => "installed",
+            false => "exists",
+        };
+        let _ = writeln!(
+            report.out,
+            "{verb:<13} status line logger in {}",
+            settings_file.display()
+        );
+    }
+    if claude_settings != before && !args.dry_run {
+        settings::write(&settings_file, &claude_settings)?;
+    }
     if args.git {
         git_repo(&mut report, paths.root.as_path(), args.dry_run)?;
     }
@@ -74,7 +109,7 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
     } else {
         let _ = writeln!(
             report.out,
-            "Memory folder ready at {}. Try `homunculus status`.",
+            "Memory folder ready at {}. Restart Claude Code to load the hooks; `homunculus doctor` checks the wiring.",
             paths.root.display()
         );
     }
@@ -105,7 +140,7 @@ fn folders(report: &mut Report, root: &Path, dry_run: bool) -> Result<()> {
 /// Installs the slash commands, never replacing a file a person wrote.
 fn commands(report: &mut Report, ctx: &Ctx, dry_run: bool) -> Result<()> {
     let dir = ctx.paths.claude_commands();
-    let bin = binary_path()?;
+    let bin = settings::shell_quote(&binary_path()?);
     for (name, template) in templates::COMMANDS {
         let path = dir.join(name);
         let text = templates::render(template, &[("bin", &bin)]);
@@ -123,21 +158,6 @@ fn commands(report: &mut Report, ctx: &Ctx, dry_run: bool) -> Result<()> {
         report.line(verb, &path);
     }
     Ok(())
-}
-
-/// The installed binary, as the slash commands should call it.
-fn binary_path() -> Result<String> {
-    let exe = std::env::current_exe().context("cannot locate the homunculus binary")?;
-    let exe = exe.canonicalize().unwrap_or(exe);
-    let text = exe.display().to_string();
-    let plain = text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c));
-    Ok(if plain {
-        text
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    })
 }
 
 fn git_repo(report: &mut Report, root: &Path, dry_run: bool) -> Result<()> {

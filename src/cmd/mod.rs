@@ -2,14 +2,18 @@
 //! gets a `Ctx` with the paths and the clock.
 
 mod completions;
+mod doctor;
 mod evolve;
 mod export;
 mod feedback;
+mod hook;
 mod import;
 mod init;
 mod reindex;
 mod search;
 mod status;
+mod statusline;
+mod uninstall;
 mod watch;
 
 use anyhow::{Result, bail};
@@ -41,12 +45,19 @@ impl Ctx {
 
 pub fn run(cli: Cli) -> Result<()> {
     let env = Env::from_process();
+    // Hooks fail open: they handle their own environment problems and never error.
+    if let Command::Hook(args) = &cli.command {
+        return hook::run(&env, &args.event);
+    }
     let ctx = Ctx {
         paths: env.paths()?,
         now: env.now()?,
     };
     match cli.command {
         Command::Init(args) => init::run(&ctx, &args),
+        Command::Uninstall(args) => uninstall::run(&ctx, &args),
+        Command::Doctor => doctor::run(&ctx),
+        Command::Statusline(args) => statusline::run(&ctx, &args),
         Command::Status(args) => status::run(&ctx, &args),
         Command::Evolve(args) => evolve::run(&ctx, &args),
         Command::Feedback(args) => feedback::run(&ctx, &args),
@@ -56,6 +67,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Reindex => reindex::run(&ctx),
         Command::Watch => watch::run(&ctx),
         Command::Completions(args) => completions::run(&args),
+        Command::Hook(_) => Ok(()),
     }
 }
 
@@ -83,6 +95,22 @@ fn reindex_changed(ctx: &Ctx, changed: &[std::path::PathBuf]) {
     if let Err(e) = crate::index::sync::note_changed(&ctx.paths, ctx.now.timestamp()) {
         eprintln!("warning: search index not updated ({e}); `homunculus reindex` repairs it");
     }
+}
+
+/// The settings file `init`/`uninstall` work on: the user's, or with `--project` the
+/// current project's shared settings.
+fn settings_path(ctx: &Ctx, project: bool) -> Result<std::path::PathBuf> {
+    if project {
+        let cwd = std::env::current_dir()?;
+        return Ok(cwd.join(".claude").join("settings.json"));
+    }
+    Ok(ctx.paths.claude_settings())
+}
+
+/// The installed binary, as Claude Code should call it.
+fn binary_path() -> Result<String> {
+    let exe = std::env::current_exe()?;
+    Ok(exe.canonicalize().unwrap_or(exe).display().to_string())
 }
 
 /// Formats a timestamp as files store it.

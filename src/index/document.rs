@@ -78,9 +78,14 @@ pub fn build(
                 doc.add_text(fields.action, &i.action);
                 doc.add_text(fields.domain, &i.domain);
                 add_opt(&mut doc, fields.project, i.project.as_deref());
-                for g in &i.paths {
-                    doc.add_text(fields.globs, g);
+                add_scope(&mut doc, fields, i.project.as_deref());
+                add_globs(&mut doc, fields, &i.paths);
+                for (on, flag) in [(i.promoted, "promoted"), (i.disputed, "disputed")] {
+                    if on {
+                        doc.add_text(fields.flags, flag);
+                    }
                 }
+                add_censor(&mut doc, fields, i.censor.as_deref());
                 let state = i.state(DateTime::<Utc>::MIN_UTC);
                 let origin = match state.decayed_until {
                     Some(d) if d > state.last_seen => d,
@@ -97,9 +102,9 @@ pub fn build(
                 doc.add_text(fields.action, &c.action);
                 doc.add_text(fields.domain, &c.domain);
                 add_opt(&mut doc, fields.project, c.project.as_deref());
-                for g in &c.paths {
-                    doc.add_text(fields.globs, g);
-                }
+                add_scope(&mut doc, fields, c.project.as_deref());
+                add_globs(&mut doc, fields, &c.paths);
+                add_censor(&mut doc, fields, c.censor.as_deref());
                 doc.add_f64(fields.confidence, 1.0);
                 doc.add_i64(fields.created, secs(c.promoted_at));
             }
@@ -112,8 +117,22 @@ pub fn build(
             };
             if let Ok(n) = Note::from_document(&path, note_kind, &parsed) {
                 add_opt(&mut doc, fields.project, n.project.as_deref());
+                add_scope(&mut doc, fields, n.project.as_deref());
                 doc.add_text(fields.tags, n.tags.join(" "));
-                doc.add_text(fields.files, n.files.join(" "));
+                let mut files = n.files.clone();
+                if let Some(range) = body::section(parsed.body(), "Files touched") {
+                    files.extend(
+                        parsed.body()[range]
+                            .lines()
+                            .filter_map(|l| l.trim().strip_prefix("- "))
+                            .map(|f| f.trim().trim_matches('`').to_string())
+                            .filter(|f| !f.is_empty() && !f.starts_with('(')),
+                    );
+                }
+                doc.add_text(fields.files, files.join(" "));
+                for key in files.iter().flat_map(|f| file_keys(f)) {
+                    doc.add_text(fields.file_keys, key);
+                }
                 if let Some(d) = n.tags.first() {
                     doc.add_text(fields.domain, d);
                 }
@@ -123,6 +142,72 @@ pub fn build(
         }
     }
     doc
+}
+
+fn add_scope(doc: &mut TantivyDocument, fields: &Fields, project: Option<&str>) {
+    doc.add_text(fields.scope, project.unwrap_or("*"));
+}
+
+fn add_censor(doc: &mut TantivyDocument, fields: &Fields, censor: Option<&str>) {
+    if let Some(level @ ("warn" | "block")) = censor.map(str::trim) {
+        doc.add_text(fields.flags, format!("censor-{level}"));
+    }
+}
+
+fn add_globs(doc: &mut TantivyDocument, fields: &Fields, globs: &[String]) {
+    for g in globs {
+        doc.add_text(fields.globs, g);
+        for term in glob_terms(g) {
+            doc.add_text(fields.glob_terms, term);
+        }
+    }
+}
+
+/// The literal pieces of a glob a matching path must contain: its plain segments, the
+/// extension of a `*.ext` segment, or `any` when there is no literal at all.
+pub fn glob_terms(glob: &str) -> Vec<String> {
+    let mut terms = Vec::new();
+    for segment in glob.split('/') {
+        let wild = segment.contains(['*', '?', '[', '{']);
+        if !wild && !segment.is_empty() {
+            terms.push(segment.to_string());
+        } else if let Some(ext) = segment
+            .strip_prefix("*.")
+            .filter(|e| !e.contains(['*', '?', '[', '{']))
+        {
+            terms.push(format!("ext:{ext}"));
+        }
+    }
+    if terms.is_empty() {
+        terms.push("any".to_string());
+    }
+    terms
+}
+
+/// The terms a file path offers to `glob_terms`: each segment, its extension, `any`.
+pub fn path_terms(path: &str) -> Vec<String> {
+    let mut terms: Vec<String> = path
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    if let Some(ext) = Path::new(path).extension() {
+        terms.push(format!("ext:{}", ext.to_string_lossy()));
+    }
+    terms.push("any".to_string());
+    terms
+}
+
+/// Exact keys a touched file is found by: the path as written and its base name.
+pub fn file_keys(file: &str) -> Vec<String> {
+    let mut keys = vec![file.to_string()];
+    if let Some(base) = Path::new(file).file_name() {
+        let base = base.to_string_lossy().into_owned();
+        if base != file {
+            keys.push(base);
+        }
+    }
+    keys
 }
 
 fn add_opt(doc: &mut TantivyDocument, field: tantivy::schema::Field, value: Option<&str>) {

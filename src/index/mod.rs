@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use tantivy::{IndexReader, ReloadPolicy};
 
-pub use document::{KIND_DIRS, kind_of};
+pub use document::{KIND_DIRS, file_keys, glob_terms, kind_of, path_terms};
 pub use schema::Fields;
 pub use search::{Hit, SearchOptions};
 pub use sync::SyncReport;
@@ -69,6 +69,18 @@ impl Index {
         Ok((Self::create(paths, schema, fields)?, true))
     }
 
+    /// Opens an index that exists and is current; never creates or waits. For hooks.
+    pub fn open_current(paths: &Paths) -> Option<Self> {
+        let dir = tantivy_dir(paths);
+        let (schema, fields) = schema::build();
+        let current = fsutil::read_text(&version_file(paths))
+            .ok()
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            == Some(schema::VERSION);
+        let inner = open_existing(&dir, &schema).filter(|_| current)?;
+        Some(Self::wrap(inner, fields, dir))
+    }
+
     fn create(
         paths: &Paths,
         schema: tantivy::schema::Schema,
@@ -80,7 +92,7 @@ impl Index {
             std::fs::remove_dir_all(&dir).map_err(|e| PathError::new("remove", &dir, e))?;
         }
         let _ = std::fs::remove_file(sync::dirs_file(paths));
-    let _ = std::fs::remove_file(paths.index().join("queue"));
+        let _ = std::fs::remove_file(paths.index().join("queue"));
         fsutil::create_private_dir(&dir)?;
         let inner = tantivy::Index::create_in_dir(&dir, schema)?;
         fsutil::atomic_write(

@@ -7,7 +7,7 @@ use tantivy::schema::{
 
 /// Bumped whenever the schema or the way documents are built changes; an index of
 /// another version is rebuilt.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Handles to every field.
 #[derive(Debug, Clone, Copy)]
@@ -27,6 +27,14 @@ pub struct Fields {
     pub files: Field,
     /// `paths` globs (warm triggers), stored verbatim.
     pub globs: Field,
+    /// Literal pieces of those globs (`src`, `ext:rs`, or `any`), to find candidates.
+    pub glob_terms: Field,
+    /// Exact file keys (relative path and base name) a session or episode touched.
+    pub file_keys: Field,
+    /// The project, or `*` for a global item: the filter for injection.
+    pub scope: Field,
+    /// `promoted`, `disputed`, `censor-warn`, `censor-block`.
+    pub flags: Field,
     pub confidence: Field,
     /// Unix seconds from which decay counts (see `confidence::State`).
     pub decay_origin: Field,
@@ -68,6 +76,10 @@ pub fn build() -> (Schema, Fields) {
         tags: b.add_text_field("tags", text.clone()),
         files: b.add_text_field("files", text),
         globs: b.add_text_field("globs", STRING | STORED),
+        glob_terms: b.add_text_field("glob_terms", STRING),
+        file_keys: b.add_text_field("file_keys", STRING),
+        scope: b.add_text_field("scope", STRING),
+        flags: b.add_text_field("flags", STRING | STORED),
         confidence: b.add_f64_field("confidence", FAST | STORED),
         decay_origin: b.add_i64_field("decay_origin", FAST | STORED),
         last_seen: b.add_i64_field("last_seen", FAST | STORED | INDEXED),

@@ -99,6 +99,46 @@ fn confidence_factor(confidence: f64, decay_origin: i64, now_unix: i64) -> f32 {
     (0.75 + 0.5 * effective) as f32
 }
 
+/// The top `limit` documents for `query`, BM25 scaled by confidence, with scores.
+pub fn ranked_scored(
+    searcher: &tantivy::Searcher,
+    query: &dyn Query,
+    limit: usize,
+    now: i64,
+) -> Result<Vec<(Score, tantivy::DocAddress)>, IndexError> {
+    let collector =
+        TopDocs::with_limit(limit.max(1)).tweak_score(move |segment: &SegmentReader| {
+            let fast = segment.fast_fields();
+            let conf = fast
+                .f64("confidence")
+                .ok()
+                .map(|c| c.first_or_default_col(0.0));
+            let origin = fast
+                .i64("decay_origin")
+                .ok()
+                .map(|c| c.first_or_default_col(0));
+            move |doc: DocId, score: Score| {
+                let c = conf.as_ref().map_or(0.0, |c| c.get_val(doc));
+                let o = origin.as_ref().map_or(0, |o| o.get_val(doc));
+                score * confidence_factor(c, o, now)
+            }
+        });
+    Ok(searcher.search(query, &collector)?)
+}
+
+/// The top `limit` documents for `query`, best first.
+pub fn ranked(
+    searcher: &tantivy::Searcher,
+    query: &dyn Query,
+    limit: usize,
+    now: i64,
+) -> Result<Vec<tantivy::DocAddress>, IndexError> {
+    Ok(ranked_scored(searcher, query, limit, now)?
+        .into_iter()
+        .map(|(_, a)| a)
+        .collect())
+}
+
 /// Searches with the index's reader as it is (call a sync first).
 pub fn search(
     index: &Index,

@@ -124,7 +124,13 @@ pub fn sync(
         .iter()
         .filter(|(dir, mtime)| state.dirs.get(*dir) != Some(mtime))
         .map(|(dir, _)| dir.clone())
-        .chain(state.dirs.keys().filter(|d| !current.contains_key(*d)).cloned())
+        .chain(
+            state
+                .dirs
+                .keys()
+                .filter(|d| !current.contains_key(*d))
+                .cloned(),
+        )
         .collect();
     if !sweep && changed.is_empty() && !changes::pending(paths) {
         return Ok(SyncReport::default());
@@ -172,7 +178,11 @@ pub fn sync(
     };
     let files: Vec<PathBuf> = journal.into_iter().map(|e| e.path).collect();
     let report = scan(index, paths, &dirs, &files, &mut |_, _| {})?;
-    write_state(paths, recorded, if sweep { now_unix } else { state.swept_at })?;
+    write_state(
+        paths,
+        recorded,
+        if sweep { now_unix } else { state.swept_at },
+    )?;
     changes::finish(&taken);
     Ok(report)
 }

@@ -108,6 +108,30 @@ pub fn append_bullet(doc: &mut Document, heading: &str, bullet: &str) {
     }
 }
 
+/// Replaces the content under heading `name` with `content` (which should end with a
+/// newline), or appends the section at the end of the body when it is missing.
+pub fn replace_section(doc: &mut Document, name: &str, content: &str) {
+    let nl = doc.newline();
+    let body = doc.body().to_string();
+    match section(&body, name) {
+        Some(range) => {
+            // Keep the blank line that separates this section from the next heading.
+            let trailing = if range.end < body.len() { nl } else { "" };
+            let text = format!("{nl}{content}{trailing}");
+            doc.splice_body(range, &text);
+        }
+        None => {
+            let sep = if body.is_empty() || body.ends_with('\n') {
+                ""
+            } else {
+                nl
+            };
+            let text = format!("{sep}{nl}## {name}{nl}{nl}{content}");
+            doc.splice_body(body.len()..body.len(), &text);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +178,24 @@ mod tests {
         let mut d = doc("# T\n\nSome prose.\n");
         append_bullet(&mut d, "Evidence", "one");
         assert_eq!(d.body(), "# T\n\nSome prose.\n\n## Evidence\n\n- one\n");
+    }
+
+    #[test]
+    fn section_replaced_in_place() {
+        let mut d = doc("# S\n\n## Files touched\n\n- a.rs\n\n## Summary\n\nkeep\n");
+        replace_section(&mut d, "Files touched", "- a.rs\n- b.rs\n");
+        assert_eq!(
+            d.body(),
+            "# S\n\n## Files touched\n\n- a.rs\n- b.rs\n\n## Summary\n\nkeep\n"
+        );
+        replace_section(&mut d, "Summary", "new\n");
+        assert_eq!(
+            d.body(),
+            "# S\n\n## Files touched\n\n- a.rs\n- b.rs\n\n## Summary\n\nnew\n"
+        );
+        let mut e = doc("# S\n");
+        replace_section(&mut e, "Files touched", "- x\n");
+        assert_eq!(e.body(), "# S\n\n## Files touched\n\n- x\n");
     }
 
     #[test]

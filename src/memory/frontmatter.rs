@@ -31,6 +31,8 @@ pub enum Scalar {
     Text(String),
     /// A confidence and the like: always two decimals.
     Number(f64),
+    /// A count.
+    Int(i64),
     Bool(bool),
     /// A list of strings, written inline as `["a", "b"]`.
     List(Vec<String>),
@@ -172,6 +174,7 @@ impl Document {
                     v.as_f64().is_some_and(|v| (v - n).abs() < 0.005)
                 }
                 (Scalar::Bool(b), Some(Value::Bool(v))) => b == v,
+                (Scalar::Int(i), Some(Value::Number(v))) => v.as_i64() == Some(*i),
                 (Scalar::List(items), Some(Value::Sequence(seq))) => {
                     seq.len() == items.len()
                         && seq.iter().zip(items).all(|(v, s)| v.as_str() == Some(s))
@@ -374,6 +377,7 @@ fn value_span(line: &str, key: &str) -> (Range<usize>, bool) {
 fn render(value: &Scalar, old: &str) -> String {
     match value {
         Scalar::Number(n) => format!("{n:.2}"),
+        Scalar::Int(i) => i.to_string(),
         Scalar::Bool(b) => b.to_string(),
         Scalar::List(items) => {
             let quoted: Vec<String> = items.iter().map(|s| quote_double(s)).collect();

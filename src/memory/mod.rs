@@ -3,7 +3,7 @@
 //! them atomically under a lock.
 
 pub mod body;
-mod fields;
+pub mod fields;
 pub mod frontmatter;
 pub mod instinct;
 pub mod note;

@@ -31,11 +31,22 @@ impl<T> Default for Loaded<T> {
 #[derive(Debug, Clone, Copy)]
 pub struct Store<'a> {
     paths: &'a Paths,
+    /// `None`: wait for the lock as long as it takes (user commands); `Some`: give up
+    /// after that long (hooks never stall the agent).
+    wait: Option<std::time::Duration>,
 }
 
 impl<'a> Store<'a> {
     pub fn new(paths: &'a Paths) -> Self {
-        Self { paths }
+        Self { paths, wait: None }
+    }
+
+    /// A store whose writes wait for the lock at most `wait`.
+    pub fn impatient(paths: &'a Paths, wait: std::time::Duration) -> Self {
+        Self {
+            paths,
+            wait: Some(wait),
+        }
     }
 
     pub fn paths(&self) -> &'a Paths {
@@ -198,6 +209,10 @@ impl<'a> Store<'a> {
     }
 
     fn lock(&self) -> Result<FileLock, Error> {
-        Ok(FileLock::acquire(&self.paths.lock("memory"))?)
+        let path = self.paths.lock("memory");
+        Ok(match self.wait {
+            None => FileLock::acquire(&path)?,
+            Some(wait) => FileLock::try_acquire_for(&path, wait)?,
+        })
     }
 }

@@ -73,6 +73,42 @@ impl TestEnv {
         cmd
     }
 
+    /// A scratch git project the hook payloads point at (`$PROJECT`).
+    pub fn project(&self) -> PathBuf {
+        let dir = self.home.join("src/ledger-svc");
+        fs::create_dir_all(dir.join(".git")).unwrap();
+        fs::create_dir_all(dir.join("src/storage")).unwrap();
+        fs::write(dir.join("Cargo.toml"), "[package]\nname = \"ledger\"\n").unwrap();
+        dir
+    }
+
+    /// A hook fixture with `$PROJECT` and `$HOME` filled in.
+    pub fn payload(&self, fixture_name: &str) -> String {
+        let text = fs::read_to_string(fixture(&format!("hooks/{fixture_name}.json"))).unwrap();
+        text.replace("$PROJECT", &self.project().display().to_string())
+            .replace("$HOME", &self.home.display().to_string())
+    }
+
+    /// Runs `homunculus hook <event>` with raw bytes on stdin.
+    pub fn hook_raw(&self, event: &str, stdin: impl Into<Vec<u8>>) -> Output {
+        let out = self
+            .cmd()
+            .args(["hook", event])
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        Output {
+            stdout: self.normalise(&String::from_utf8_lossy(&out.stdout)),
+            stderr: self.normalise(&String::from_utf8_lossy(&out.stderr)),
+            code: out.status.code().unwrap_or(-1),
+        }
+    }
+
+    /// Runs a hook with one of the fixtures in `fixtures/hooks/`.
+    pub fn hook(&self, event: &str, fixture_name: &str) -> Output {
+        self.hook_raw(event, self.payload(fixture_name))
+    }
+
     /// Runs the binary and renders stdout, stderr and the exit status as one block.
     pub fn run(&self, args: &[&str]) -> Output {
         let out = self.cmd().args(args).output().unwrap();

@@ -1,0 +1,238 @@
+//! `homunculus hook <event>`: the entry point Claude Code runs for every hook. It fails
+//! open: any error or panic is logged to `logs/hooks.log`, nothing but protocol JSON is
+//! ever printed, and the exit code is always 0. With `HOMUNCULUS_OBSERVER=1` (our own
+//! observer's `claude` child) it does nothing at all.
+
+mod post_tool_use;
+mod pre_tool_use;
+mod session_start;
+mod stop;
+mod user_prompt_submit;
+
+use std::io::{Read, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+use tantivy::IndexReader;
+
+use crate::config::Config;
+use crate::env::Env;
+use crate::index::{Index, sync};
+use crate::paths::Paths;
+use crate::payload::Payload;
+use crate::project::{self, Project};
+use crate::{layout, log, memo};
+
+/// The most payload a hook reads into memory; the rest is drained and the event skipped.
+const MAX_PAYLOAD: usize = 64 * 1024 * 1024;
+/// Up to this many item files, a hook may build a missing index itself.
+const HOOK_INDEX_BUILD_LIMIT: usize = 2_000;
+
+/// Everything one hook invocation knows.
+pub struct HookCtx {
+    pub paths: Paths,
+    pub now: DateTime<Utc>,
+    pub payload: Payload,
+    /// The session id, safe as a file name.
+    pub sid: String,
+    pub project: Option<Project>,
+    pub event: String,
+}
+
+impl HookCtx {
+    pub fn config(&self) -> Config {
+        Config::load(&self.paths.config()).unwrap_or_default()
+    }
+
+    pub fn project_name(&self) -> &str {
+        self.project.as_ref().map_or("unknown", |p| p.name.as_str())
+    }
+
+    /// The index after a bounded sync (journaled changes only), or `None` when there is
+    /// none a hook may build in its time budget.
+    pub fn index(&self) -> Option<(Index, IndexReader)> {
+        let index = match Index::open_current(&self.paths) {
+            Some(index) => index,
+            None if item_count(&self.paths) <= HOOK_INDEX_BUILD_LIMIT => {
+                let (index, _) =
+                    crate::index::open_synced(&self.paths, self.now.timestamp()).ok()?;
+                index
+            }
+            None => {
+                self.log("no search index yet; run `homunculus reindex`");
+                return None;
+            }
+        };
+        if let Err(e) = sync::sync(
+            &index,
+            &self.paths,
+            sync::Mode::Bounded,
+            self.now.timestamp(),
+        ) {
+            self.log(&format!("index sync: {e}"));
+        }
+        let reader = index.reader().ok()?;
+        Some((index, reader))
+    }
+
+    pub fn log(&self, message: &str) {
+        log::hook_error(&self.paths, self.now, &self.event, message);
+    }
+
+    /// The protocol answer carrying `text` as context, logged to `injections.jsonl`.
+    pub fn inject(&self, hook_event_name: &str, text: &str, ids: &[String]) -> Value {
+        self.log_injection(ids, text.chars().count(), "live");
+        json!({
+            "hookSpecificOutput": {
+                "hookEventName": hook_event_name,
+                "additionalContext": text,
+            }
+        })
+    }
+
+    pub fn log_injection(&self, ids: &[String], chars: usize, mode: &str) {
+        let line = json!({
+            "ts": self.now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+            "session": self.sid,
+            "event": self.event,
+            "items": ids,
+            "chars": chars,
+            "mode": mode,
+        });
+        log::append(&self.paths, "injections.jsonl", &line.to_string());
+    }
+
+    /// Marks ids as injected in this session; returns those that were not yet.
+    pub fn remember_new(&self, ids: Vec<String>) -> Vec<String> {
+        memo::update(&self.paths, &self.sid, |m| {
+            let fresh: Vec<String> = ids
+                .into_iter()
+                .filter(|id| !m.injected.contains(id))
+                .collect();
+            m.injected.extend(fresh.iter().cloned());
+            fresh
+        })
+        .unwrap_or_default()
+    }
+}
+
+fn item_count(paths: &Paths) -> usize {
+    crate::index::KIND_DIRS
+        .iter()
+        .map(|(dir, _)| std::fs::read_dir(paths.root.join(dir)).map_or(0, Iterator::count))
+        .sum()
+}
+
+/// Reads the whole payload (Claude Code writes it and closes the pipe); `None` when it
+/// is larger than we are willing to hold.
+fn read_stdin() -> Option<Vec<u8>> {
+    let mut buf = Vec::new();
+    let mut stdin = std::io::stdin().lock();
+    let read = (&mut stdin)
+        .take(MAX_PAYLOAD as u64 + 1)
+        .read_to_end(&mut buf);
+    if read.is_err() || buf.len() > MAX_PAYLOAD {
+        // Drain the rest so the writer never sees a broken pipe.
+        let _ = std::io::copy(&mut stdin, &mut std::io::sink());
+        return None;
+    }
+    Some(buf)
+}
+
+/// Runs one hook. Never fails, never panics outward, prints at most one JSON object.
+pub fn run(env: &Env, event: &str) -> Result<()> {
+    // Panics are caught and logged below; the default hook would print them.
+    std::panic::set_hook(Box::new(|_| {}));
+    let input = read_stdin();
+    if env.is_observer_child() {
+        return Ok(());
+    }
+    let Ok(paths) = env.paths() else {
+        return Ok(());
+    };
+    let now = env.now().unwrap_or_else(|_| Utc::now());
+    let outcome = catch_unwind(AssertUnwindSafe(|| handle(&paths, now, event, input)));
+    let answer = match outcome {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(e)) => {
+            log::hook_error(&paths, now, event, &format!("{e:#}"));
+            None
+        }
+        Err(_) => {
+            log::hook_error(&paths, now, event, "internal error (panic); skipped");
+            None
+        }
+    };
+    if let Some(answer) = answer {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{answer}");
+        let _ = out.flush();
+    }
+    Ok(())
+}
+
+fn handle(
+    paths: &Paths,
+    now: DateTime<Utc>,
+    event: &str,
+    input: Option<Vec<u8>>,
+) -> Result<Option<Value>> {
+    const EVENTS: &[&str] = &[
+        "session-start",
+        "user-prompt-submit",
+        "pre-tool-use",
+        "post-tool-use",
+        "post-tool-use-failure",
+        "stop",
+        "session-end",
+        "pre-compact",
+    ];
+    if !EVENTS.contains(&event) {
+        log::hook_error(paths, now, event, "unknown hook event; skipped");
+        return Ok(None);
+    }
+    if !layout::is_ready(paths) {
+        layout::ensure(paths, now)?;
+    }
+    let Some(input) = input else {
+        log::hook_error(paths, now, event, "payload larger than 64 MiB; skipped");
+        return Ok(None);
+    };
+    let Some(payload) = Payload::parse(&input) else {
+        log::hook_error(
+            paths,
+            now,
+            event,
+            &format!(
+                "payload is not a JSON object ({} bytes); skipped",
+                input.len()
+            ),
+        );
+        return Ok(None);
+    };
+    drop(input);
+    if payload.str("session_id").is_none_or(str::is_empty) {
+        log::hook_error(paths, now, event, "payload has no session_id; skipped");
+        return Ok(None);
+    }
+    let ctx = HookCtx {
+        sid: payload.session_id(),
+        project: payload.str("cwd").and_then(project::of),
+        paths: paths.clone(),
+        now,
+        payload,
+        event: event.to_string(),
+    };
+    match event {
+        "session-start" => session_start::run(&ctx),
+        "user-prompt-submit" => user_prompt_submit::run(&ctx),
+        "pre-tool-use" => pre_tool_use::run(&ctx),
+        "post-tool-use" => post_tool_use::run(&ctx, crate::observation::Event::Post),
+        "post-tool-use-failure" => post_tool_use::run(&ctx, crate::observation::Event::Failure),
+        "stop" => stop::run(&ctx, stop::Kind::Stop),
+        "session-end" => stop::run(&ctx, stop::Kind::End),
+        _ => stop::run(&ctx, stop::Kind::Compact),
+    }
+}

@@ -1,0 +1,67 @@
+//! PostToolUse and PostToolUseFailure: record the observation; after an edit, recall the
+//! past sessions and episodes that touched the same file, once per file per session.
+
+use anyhow::Result;
+use serde_json::Value;
+
+use super::HookCtx;
+use crate::observation::{self, Event};
+use crate::recall::render::{self, Budget};
+use crate::{memo, project, recall};
+
+const EDIT_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
+
+pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
+    if let Some(obs) = observation::from_tool_event(&ctx.payload, event, ctx.now) {
+        observation::append(&ctx.paths, &obs)?;
+    }
+    if event != Event::Post || !EDIT_TOOLS.contains(&ctx.payload.tool_name()) {
+        return Ok(None);
+    }
+    let Some(file) = ctx.payload.file_path() else {
+        return Ok(None);
+    };
+    let relative = ctx
+        .project
+        .as_ref()
+        .map_or_else(|| file.to_string(), |p| project::relative_to(p, file));
+    let (first, session_file) = memo::update(&ctx.paths, &ctx.sid, |m| {
+        let first = !m.recalled_files.contains(&relative);
+        if first {
+            m.recalled_files.push(relative.clone());
+        }
+        (first, m.session_file.clone())
+    })?;
+    if !first {
+        return Ok(None);
+    }
+    let Some((index, reader)) = ctx.index() else {
+        return Ok(None);
+    };
+    let base = std::path::Path::new(&relative)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let keys = [relative.as_str(), base.as_str()];
+    let items = recall::file_history(
+        &index,
+        &reader,
+        &keys,
+        session_file.as_deref(),
+        ctx.now.timestamp(),
+    )?;
+    if items.is_empty() {
+        return Ok(None);
+    }
+    let cfg = ctx.config();
+    let budget = Budget {
+        total: cfg.context.prompt_chars,
+        item: cfg.context.item_chars,
+    };
+    let (text, ids) = render::items(
+        &format!("## homunculus: past work on {relative}"),
+        &items,
+        budget,
+    );
+    Ok(Some(ctx.inject("PostToolUse", &text, &ids)))
+}

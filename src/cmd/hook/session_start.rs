@@ -1,0 +1,71 @@
+//! SessionStart: count the session once, then inject convictions, this project's
+//! instincts, the last session here and the pending count.
+
+use anyhow::Result;
+use serde_json::{Value, json};
+
+use super::HookCtx;
+use crate::identity::{self, stamp};
+use crate::memory::Store;
+use crate::recall::render::{self, Budget};
+use crate::recall::{self, StartLimits};
+use crate::{memo, project, session};
+
+pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
+    let (first, session_file) = memo::update(&ctx.paths, &ctx.sid, |m| {
+        let first = !m.counted;
+        m.counted = true;
+        m.started.get_or_insert_with(|| stamp(ctx.now));
+        m.project = Some(ctx.project_name().to_string());
+        let file = m
+            .session_file
+            .get_or_insert_with(|| format!("sessions/{}", session::file_name(ctx.now, &ctx.sid)));
+        (first, file.clone())
+    })?;
+    if first {
+        identity::update(&ctx.paths, |m| {
+            let count = m.get("session_count").and_then(Value::as_u64).unwrap_or(0);
+            m.insert("session_count".into(), json!(count + 1));
+            m.insert("last_session".into(), json!(stamp(ctx.now)));
+        })?;
+    }
+    let Some((index, reader)) = ctx.index() else {
+        return Ok(None);
+    };
+    let cfg = ctx.config();
+    let name = ctx.project_name();
+    let mut words: Vec<&str> = name.split(['-', '_', '.']).collect();
+    if let Some(p) = &ctx.project {
+        words.extend(project::marker_words(&p.root));
+    }
+    let limits = StartLimits {
+        all_up_to: cfg.context.all_instincts_up_to,
+        top: cfg.context.top_instincts,
+        convictions: 30,
+    };
+    let start = recall::session_start(
+        &index,
+        &reader,
+        name,
+        &words,
+        Some(&session_file),
+        limits,
+        ctx.now.timestamp(),
+    )?;
+    let pending = Store::new(&ctx.paths).pending_observations().unwrap_or(0);
+    if start.convictions.is_empty()
+        && start.instincts.is_empty()
+        && start.last_session.is_none()
+        && pending == 0
+    {
+        return Ok(None);
+    }
+    let budget = Budget {
+        total: cfg.context.session_start_chars,
+        item: cfg.context.item_chars,
+    };
+    let root = ctx.paths.root.display().to_string();
+    let (text, ids) = render::session_start(&start, name, &root, pending, budget);
+    ctx.remember_new(ids.clone());
+    Ok(Some(ctx.inject("SessionStart", &text, &ids)))
+}

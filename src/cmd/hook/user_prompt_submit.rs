@@ -1,0 +1,58 @@
+//! UserPromptSubmit: record the prompt (for correction mining), then, when the gate lets
+//! it through, inject up to three memories it has not seen in this session.
+
+use anyhow::Result;
+use serde_json::Value;
+
+use super::HookCtx;
+use crate::config::RecallMode;
+use crate::recall::render::{self, Budget};
+use crate::recall::{self, PromptContext, gate};
+use crate::{memo, observation};
+
+pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
+    if let Some(obs) = observation::from_prompt(&ctx.payload, ctx.now) {
+        observation::append(&ctx.paths, &obs)?;
+    }
+    let cfg = ctx.config();
+    let prompt = ctx.payload.str("prompt").unwrap_or("");
+    if cfg.recall.mode == RecallMode::Off || gate::admit(prompt).is_err() {
+        return Ok(None);
+    }
+    let Some((index, reader)) = ctx.index() else {
+        return Ok(None);
+    };
+    let memo = memo::read(&ctx.paths, &ctx.sid);
+    let touched: Vec<String> = memo
+        .recalled_files
+        .iter()
+        .filter_map(|f| std::path::Path::new(f).file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
+    let pctx = PromptContext {
+        project: ctx.project_name(),
+        touched: &touched,
+        exclude: &memo.injected,
+        max_items: cfg.recall.max_items,
+        now: ctx.now.timestamp(),
+    };
+    let items = recall::prompt(&index, &reader, prompt, &pctx)?;
+    if items.is_empty() {
+        return Ok(None);
+    }
+    let budget = Budget {
+        total: cfg.context.prompt_chars,
+        item: cfg.context.item_chars,
+    };
+    let (text, ids) = render::items(
+        "## homunculus: memories related to this prompt",
+        &items,
+        budget,
+    );
+    if cfg.recall.mode == RecallMode::Shadow {
+        ctx.log_injection(&ids, text.chars().count(), "shadow");
+        return Ok(None);
+    }
+    ctx.remember_new(ids.clone());
+    Ok(Some(ctx.inject("UserPromptSubmit", &text, &ids)))
+}

@@ -1,0 +1,52 @@
+//! `homunculus uninstall`: remove exactly our hooks, status line and slash commands from
+//! Claude Code. The memory folder is the user's and stays.
+
+use std::fmt::Write;
+
+use anyhow::Result;
+
+use super::{Ctx, print, settings_path};
+use crate::settings;
+use crate::templates::{self, COMMAND_MARKER};
+
+pub fn run(ctx: &Ctx, args: &crate::cli::UninstallArgs) -> Result<()> {
+    let file = settings_path(ctx, args.project)?;
+    let mut s = settings::read(&file)?;
+    let mut out = String::new();
+    let verb = if args.dry_run {
+        "would remove"
+    } else {
+        "removed"
+    };
+    let removed = settings::uninstall(&mut s);
+    for event in &removed {
+        let _ = writeln!(out, "{verb:<13} hook {event} from {}", file.display());
+    }
+    let statusline = settings::uninstall_statusline(&mut s);
+    if statusline {
+        let _ = writeln!(out, "{verb:<13} status line logger from {}", file.display());
+    }
+    if (!removed.is_empty() || statusline) && !args.dry_run {
+        settings::write(&file, &s)?;
+    }
+    for (name, _) in templates::COMMANDS {
+        let path = ctx.paths.claude_commands().join(name);
+        let ours = crate::fsutil::read_text(&path).is_ok_and(|t| t.contains(COMMAND_MARKER));
+        if ours {
+            if !args.dry_run {
+                std::fs::remove_file(&path)?;
+            }
+            let _ = writeln!(out, "{verb:<13} {}", path.display());
+        }
+    }
+    if out.is_empty() {
+        out.push_str("Nothing of homunculus is installed in Claude Code.\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "The memory folder {} is yours and was left in place.",
+            ctx.paths.root.display()
+        );
+    }
+    print(&out)
+}

@@ -1,0 +1,75 @@
+//! Per-session memory of what the hooks already did: the session's summary file, whether
+//! it was counted, the turns, and every item and file already injected (never twice).
+//! Kept in `state/sessions/<session>.json`, changed under a per-session lock that hooks
+//! wait for only a few milliseconds.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::fsutil::{self, PathError};
+use crate::lock::{FileLock, LockError};
+use crate::paths::Paths;
+
+/// How long a hook waits for another hook of the same session.
+pub const WAIT: Duration = Duration::from_millis(20);
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Memo {
+    /// The summary file, relative to the memory folder.
+    pub session_file: Option<String>,
+    pub started: Option<String>,
+    pub project: Option<String>,
+    pub counted: bool,
+    pub turns: u32,
+    /// Index ids (relative paths) of items injected in this session.
+    pub injected: Vec<String>,
+    /// Files whose past work was already recalled after an edit.
+    pub recalled_files: Vec<String>,
+    pub clear_advised: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MemoError {
+    #[error(transparent)]
+    Io(#[from] PathError),
+    #[error(transparent)]
+    Lock(#[from] LockError),
+}
+
+fn file(paths: &Paths, session_id: &str) -> PathBuf {
+    paths
+        .state()
+        .join("sessions")
+        .join(format!("{session_id}.json"))
+}
+
+/// The memo of a session (empty when there is none or it does not parse).
+pub fn read(paths: &Paths, session_id: &str) -> Memo {
+    std::fs::read(file(paths, session_id))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// Changes a session's memo under its lock; writes only when something changed.
+pub fn update<T>(
+    paths: &Paths,
+    session_id: &str,
+    change: impl FnOnce(&mut Memo) -> T,
+) -> Result<T, MemoError> {
+    let _lock = FileLock::try_acquire_for(&paths.lock(&format!("session-{session_id}")), WAIT)?;
+    let mut memo = read(paths, session_id);
+    let before = memo.clone();
+    let out = change(&mut memo);
+    if memo != before {
+        let path = file(paths, session_id);
+        if let Some(dir) = path.parent() {
+            fsutil::create_private_dir(dir)?;
+        }
+        fsutil::atomic_write(&path, &serde_json::to_vec(&memo).unwrap_or_default())?;
+    }
+    Ok(out)
+}

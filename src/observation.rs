@@ -1,0 +1,288 @@
+//! Observations: one JSON line per notable event (a tool call, a failure, a prompt),
+//! appended to `observations/<session>.jsonl`. Built from a hook payload with secrets
+//! redacted and sizes bounded; noisy read-only shell commands are not recorded.
+
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::fsutil::{self, IoContext, PathError};
+use crate::paths::Paths;
+use crate::payload::{Payload, clip_chars};
+use crate::project;
+use crate::redact::redact;
+
+pub const COMMAND_CHARS: usize = 500;
+pub const ERROR_CHARS: usize = 300;
+pub const PROMPT_CHARS: usize = 500;
+const FIELD_CHARS: usize = 200;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Event {
+    Post,
+    Failure,
+    Prompt,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    Success,
+    Error,
+    Blocked,
+}
+
+/// The tool-specific part of an observation.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Input {
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub file_path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub command: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub pattern: Option<String>,
+}
+
+/// One observation line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    pub ts: String,
+    pub event: Event,
+    pub session_id: String,
+    pub cwd: String,
+    pub project: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub tool: Option<String>,
+    #[serde(skip_serializing_if = "is_empty_input", default)]
+    pub input: Input,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub outcome: Option<Outcome>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub prompt: Option<String>,
+}
+
+fn is_empty_input(input: &Input) -> bool {
+    *input == Input::default()
+}
+
+fn bounded(text: &str, max: usize) -> String {
+    clip_chars(&redact(text), max).to_string()
+}
+
+/// Read-only shell commands that teach nothing: `cat`, `ls`, `git status`, ...
+pub fn is_noisy_command(command: &str) -> bool {
+    let segments: Vec<&str> = command
+        .split(['&', ';', '|'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    !segments.is_empty()
+        && segments.iter().all(|segment| {
+            let mut words = segment.split_whitespace();
+            matches!(
+                (words.next(), words.next()),
+                (
+                    Some("cat" | "head" | "tail" | "ls" | "pwd" | "tree" | "wc" | "cd" | "echo"),
+                    _
+                ) | (
+                    Some("git"),
+                    Some("status" | "diff" | "log" | "show" | "branch")
+                )
+            )
+        })
+}
+
+/// The lines of a failure that say what failed: exit codes, `error:` lines, panics,
+/// exception names, failed assertions. Real test output puts the cause far from the
+/// start, so the first characters are not enough.
+pub fn error_excerpt(text: &str, max: usize) -> String {
+    const SIGNALS: &[&str] = &[
+        "exit code",
+        "exit status",
+        "error:",
+        "error[",
+        "panicked",
+        "exception",
+        "traceback",
+        "failed",
+        "failure",
+        "fatal:",
+        "assert",
+        "not found",
+        "no such file",
+        "permission denied",
+        "cannot",
+        "could not",
+        "refused",
+        "timed out",
+        "timeout",
+        "undefined",
+    ];
+    let mut picked: Vec<&str> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let lower = line.to_ascii_lowercase();
+        if SIGNALS.iter().any(|s| lower.contains(s)) && seen.insert(line) {
+            picked.push(line);
+        }
+    }
+    let joined = if picked.is_empty() {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    } else {
+        picked.join(" | ")
+    };
+    bounded(&joined, max)
+}
+
+/// Builds the observation for a tool event, or `None` when it is not worth recording.
+pub fn from_tool_event(payload: &Payload, event: Event, now: DateTime<Utc>) -> Option<Observation> {
+    let tool = payload.tool_name().to_string();
+    if tool.is_empty() {
+        return None;
+    }
+    let command = payload.str("tool_input/command");
+    if event == Event::Post && command.is_some_and(is_noisy_command) {
+        return None;
+    }
+    let input = Input {
+        file_path: payload.file_path().map(|p| bounded(p, FIELD_CHARS * 2)),
+        command: command.map(|c| bounded(c, COMMAND_CHARS)),
+        description: payload
+            .str("tool_input/description")
+            .map(|d| bounded(d, FIELD_CHARS)),
+        pattern: payload
+            .str("tool_input/pattern")
+            .map(|p| bounded(p, FIELD_CHARS)),
+    };
+    let (outcome, error) = match event {
+        Event::Failure if payload.bool("is_interrupt") => (Outcome::Blocked, None),
+        Event::Failure => (
+            Outcome::Error,
+            Some(error_excerpt(
+                payload.str("error").unwrap_or(""),
+                ERROR_CHARS,
+            )),
+        ),
+        _ if payload.bool("tool_response/interrupted") => (Outcome::Blocked, None),
+        _ => (Outcome::Success, None),
+    };
+    let mut obs = base(payload, event, now);
+    obs.tool = Some(tool);
+    obs.input = input;
+    obs.outcome = Some(outcome);
+    obs.error = error;
+    Some(obs)
+}
+
+/// Builds the observation for a submitted prompt.
+pub fn from_prompt(payload: &Payload, now: DateTime<Utc>) -> Option<Observation> {
+    let prompt = payload.str("prompt")?.trim();
+    if prompt.is_empty() {
+        return None;
+    }
+    let mut obs = base(payload, Event::Prompt, now);
+    obs.prompt = Some(bounded(prompt, PROMPT_CHARS));
+    Some(obs)
+}
+
+fn base(payload: &Payload, event: Event, now: DateTime<Utc>) -> Observation {
+    let cwd = payload.str("cwd").unwrap_or("");
+    Observation {
+        ts: now.to_rfc3339_opts(SecondsFormat::Millis, true),
+        event,
+        session_id: payload.session_id(),
+        cwd: bounded(cwd, FIELD_CHARS * 2),
+        project: project::of(cwd).map_or_else(|| "unknown".to_string(), |p| p.name),
+        tool: None,
+        input: Input::default(),
+        outcome: None,
+        error: None,
+        prompt: None,
+    }
+}
+
+/// The pending observation file of a session.
+pub fn file(paths: &Paths, session_id: &str) -> PathBuf {
+    paths.observations().join(format!("{session_id}.jsonl"))
+}
+
+/// Appends one observation as a single write (concurrent appenders never interleave
+/// within a line).
+pub fn append(paths: &Paths, obs: &Observation) -> Result<(), PathError> {
+    let file = file(paths, &obs.session_id);
+    fsutil::create_private_dir(&paths.observations())?;
+    let mut line = serde_json::to_string(obs).unwrap_or_default();
+    line.push('\n');
+    let mut f = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&file)
+        .at("open", &file)?;
+    f.write_all(line.as_bytes()).at("append to", &file)
+}
+
+/// Every observation of a session, pending and archived, in order. Lines that do not
+/// parse are skipped.
+pub fn of_session(paths: &Paths, session_id: &str) -> Vec<Observation> {
+    let mut out = Vec::new();
+    for dir in [paths.observations_archive(), paths.observations()] {
+        let text = fs::read_to_string(dir.join(format!("{session_id}.jsonl"))).unwrap_or_default();
+        out.extend(text.lines().filter_map(|l| serde_json::from_str(l).ok()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noisy_commands() {
+        for noisy in [
+            "cat Cargo.toml",
+            "ls -la",
+            "pwd",
+            "git status --short",
+            "cd src && git diff",
+            "tree",
+            "wc -l x | head",
+        ] {
+            assert!(is_noisy_command(noisy), "{noisy}");
+        }
+        for useful in [
+            "cargo test",
+            "git commit -m x",
+            "cd src && cargo build",
+            "rm -rf target",
+            "git push",
+        ] {
+            assert!(!is_noisy_command(useful), "{useful}");
+        }
+    }
+
+    #[test]
+    fn excerpt_finds_the_cause_deep_in_the_output() {
+        let mut output = String::from("Exit code 101\n");
+        for n in 0..80 {
+            output.push_str(&format!("test parse::case_{n} ... ok\n"));
+        }
+        output.push_str("thread 'parse::negative' panicked at src/parse.rs:42:9:\nassertion `left == right` failed\ntest result: FAILED. 80 passed; 1 failed\n");
+        let e = error_excerpt(&output, ERROR_CHARS);
+        assert!(
+            e.starts_with(
+                "Exit code 101 | thread 'parse::negative' panicked at src/parse.rs:42:9:"
+            ),
+            "{e}"
+        );
+        assert!(e.contains("FAILED"), "{e}");
+        assert!(e.chars().count() <= ERROR_CHARS);
+    }
+}

@@ -1,0 +1,245 @@
+//! The per-prompt recall gate: which prompts deserve a memory lookup. Short prompts,
+//! slash commands, and conversational or creative ones do not. The frame of a prompt is
+//! picked by pattern matching as in Nous: one point per matching word, two per matching
+//! phrase, most points wins, ties by priority.
+
+/// What a prompt is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frame {
+    Decision,
+    Debug,
+    Task,
+    Question,
+    Creative,
+    Conversation,
+}
+
+const FRAMES: &[(Frame, &[&str])] = &[
+    (
+        Frame::Decision,
+        &[
+            "should we",
+            "should i",
+            "which one",
+            "choose",
+            "compare",
+            "versus",
+            "vs",
+            "trade-off",
+            "tradeoff",
+            "better to",
+        ],
+    ),
+    (
+        Frame::Debug,
+        &[
+            "error",
+            "bug",
+            "broken",
+            "failing",
+            "fails",
+            "failed",
+            "crash",
+            "panic",
+            "exception",
+            "traceback",
+            "flaky",
+            "doesn't work",
+            "not working",
+            "regression",
+            "why does",
+        ],
+    ),
+    (
+        Frame::Task,
+        &[
+            "do",
+            "create",
+            "build",
+            "fix",
+            "implement",
+            "add",
+            "write",
+            "make",
+            "refactor",
+            "update",
+            "change",
+            "remove",
+            "rename",
+            "migrate",
+            "run",
+            "test",
+            "deploy",
+            "set up",
+            "configure",
+            "bump",
+            "upgrade",
+            "delete",
+            "move",
+        ],
+    ),
+    (
+        Frame::Question,
+        &[
+            "what",
+            "why",
+            "how",
+            "explain",
+            "where",
+            "when",
+            "which",
+            "describe",
+            "does",
+            "is there",
+            "can you tell",
+        ],
+    ),
+    (
+        Frame::Creative,
+        &[
+            "brainstorm",
+            "what if",
+            "imagine",
+            "poem",
+            "story",
+            "joke",
+            "invent",
+            "come up with",
+            "haiku",
+            "song",
+        ],
+    ),
+    (
+        Frame::Conversation,
+        &[
+            "hi",
+            "hello",
+            "hey",
+            "thanks",
+            "thank you",
+            "ok",
+            "okay",
+            "great",
+            "cool",
+            "bye",
+            "good morning",
+            "lol",
+            "nice",
+            "awesome",
+        ],
+    ),
+];
+
+/// The fewest words a prompt needs to be looked up.
+pub const MIN_WORDS: usize = 5;
+/// A prompt this long without any frame word is taken as a task.
+const UNFRAMED_TASK_WORDS: usize = 8;
+
+/// Picks the frame of a prompt.
+pub fn frame(prompt: &str) -> Frame {
+    let lower = prompt.to_lowercase();
+    let cleaned: String = lower
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '\'' || c == '-' {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    let words: Vec<&str> = cleaned.split_whitespace().collect();
+    let padded = format!(" {} ", words.join(" "));
+    let mut best = (0, Frame::Conversation);
+    // FRAMES is in priority order, so a later frame wins only with strictly more points.
+    for (frame, patterns) in FRAMES {
+        let points: usize = patterns
+            .iter()
+            .map(|p| {
+                if p.contains(' ') {
+                    if padded.contains(&format!(" {p} ")) {
+                        2
+                    } else {
+                        0
+                    }
+                } else {
+                    usize::from(words.contains(p))
+                }
+            })
+            .sum();
+        if points > best.0 {
+            best = (points, *frame);
+        }
+    }
+    if best.0 == 0 && words.len() >= UNFRAMED_TASK_WORDS {
+        return Frame::Task;
+    }
+    best.1
+}
+
+/// Whether a prompt should trigger recall, and why not when it should not.
+pub fn admit(prompt: &str) -> Result<Frame, &'static str> {
+    let trimmed = prompt.trim();
+    if trimmed.starts_with('/') || trimmed.starts_with('!') {
+        return Err("command");
+    }
+    if trimmed.split_whitespace().count() < MIN_WORDS {
+        return Err("short");
+    }
+    match frame(trimmed) {
+        Frame::Conversation => Err("conversation"),
+        Frame::Creative => Err("creative"),
+        f => Ok(f),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames() {
+        let table = [
+            (
+                "fix the failing parse_amount test in ledger-core",
+                Frame::Debug,
+            ),
+            ("add a retry to the upload client please", Frame::Task),
+            (
+                "how does the storage layer flush its write buffer",
+                Frame::Question,
+            ),
+            (
+                "should we use nextest or cargo test for the integration suite",
+                Frame::Decision,
+            ),
+            (
+                "brainstorm names for the new billing service",
+                Frame::Creative,
+            ),
+            ("thanks, that looks great", Frame::Conversation),
+            (
+                "the parser drops the sign on negative amounts in ledger core",
+                Frame::Task,
+            ),
+        ];
+        for (prompt, want) in table {
+            assert_eq!(frame(prompt), want, "{prompt}");
+        }
+    }
+
+    #[test]
+    fn gate() {
+        assert_eq!(admit("fix it"), Err("short"));
+        assert_eq!(admit("/evolve --promote now please ok"), Err("command"));
+        assert_eq!(
+            admit("thanks a lot, that was really great"),
+            Err("conversation")
+        );
+        assert_eq!(
+            admit("write a poem about the borrow checker"),
+            Err("creative")
+        );
+        assert!(admit("run the integration tests for the billing api").is_ok());
+    }
+}

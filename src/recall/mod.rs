@@ -1,0 +1,371 @@
+//! Choosing which memories reach the agent, and when: at session start (convictions,
+//! this project's instincts, the last session), on a prompt (gated, keyword recall), before
+//! a file is touched (`paths` globs) and after it is edited (past sessions and episodes).
+//! Everything reads the index; nothing here writes.
+
+pub mod gate;
+pub mod render;
+
+use globset::Glob;
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption, Value};
+use tantivy::{DocAddress, IndexReader, Order, Searcher, TantivyDocument, Term};
+
+use crate::confidence::{DECAY_PER_WEEK, FLOOR};
+use crate::index::schema::{BOOSTS, Fields};
+use crate::index::{Index, IndexError, path_terms, search};
+
+/// A memory as injection sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// The path relative to the memory folder: the id used in memos and logs.
+    pub id: String,
+    pub kind: String,
+    pub name: String,
+    pub title: String,
+    pub trigger: String,
+    pub action: String,
+    pub domain: String,
+    pub project: Option<String>,
+    /// Effective confidence for instincts; 1 for convictions; 0 otherwise.
+    pub confidence: f64,
+    pub date: i64,
+    pub globs: Vec<String>,
+    pub flags: Vec<String>,
+}
+
+fn term(field: Field, value: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(
+        Term::from_field_text(field, value),
+        IndexRecordOption::Basic,
+    ))
+}
+
+fn any_of(field: Field, values: &[&str]) -> Box<dyn Query> {
+    Box::new(BooleanQuery::new(
+        values
+            .iter()
+            .map(|v| (Occur::Should, term(field, v)))
+            .collect(),
+    ))
+}
+
+/// Items of `kinds` visible in `project` (its own and global ones).
+fn scoped(f: &Fields, kinds: &[&str], project: &str) -> Vec<(Occur, Box<dyn Query>)> {
+    vec![
+        (Occur::Must, any_of(f.kind, kinds)),
+        (Occur::Must, any_of(f.scope, &[project, "*"])),
+    ]
+}
+
+fn effective(kind: &str, confidence: f64, decay_origin: i64, now: i64) -> f64 {
+    match kind {
+        "instinct" => {
+            let weeks = ((now - decay_origin) / (7 * 24 * 3600)).max(0) as f64;
+            crate::confidence::round2(
+                (confidence - DECAY_PER_WEEK * weeks).max(FLOOR.min(confidence)),
+            )
+        }
+        "conviction" => 1.0,
+        _ => 0.0,
+    }
+}
+
+fn load(
+    searcher: &Searcher,
+    f: &Fields,
+    address: DocAddress,
+    now: i64,
+) -> Result<Item, IndexError> {
+    let doc: TantivyDocument = searcher.doc(address)?;
+    let text = |field| {
+        doc.get_first(field)
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    let all = |field| {
+        doc.get_all(field)
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect::<Vec<_>>()
+    };
+    let int = |field| doc.get_first(field).and_then(|v| v.as_i64()).unwrap_or(0);
+    let kind = text(f.kind);
+    let confidence = doc
+        .get_first(f.confidence)
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let project = text(f.project);
+    Ok(Item {
+        id: text(f.path),
+        confidence: effective(&kind, confidence, int(f.decay_origin), now),
+        name: text(f.name),
+        title: text(f.title),
+        trigger: text(f.trigger),
+        action: text(f.action),
+        domain: text(f.domain),
+        project: (!project.is_empty()).then_some(project),
+        date: int(f.last_seen).max(int(f.created)),
+        globs: all(f.globs),
+        flags: all(f.flags),
+        kind,
+    })
+}
+
+/// What SessionStart injects.
+#[derive(Debug, Default)]
+pub struct Start {
+    pub convictions: Vec<Item>,
+    pub instincts: Vec<Item>,
+    /// How many instincts were eligible (more than shown when filtered).
+    pub eligible_instincts: usize,
+    pub last_session: Option<Item>,
+}
+
+/// Limits for session start.
+#[derive(Debug, Clone, Copy)]
+pub struct StartLimits {
+    pub all_up_to: usize,
+    pub top: usize,
+    pub convictions: usize,
+}
+
+/// Convictions, then this project's instincts (all when few, else the most relevant to
+/// the project and its markers, weighted by effective confidence), then the last session.
+pub fn session_start(
+    index: &Index,
+    reader: &IndexReader,
+    project: &str,
+    words: &[&str],
+    exclude_session: Option<&str>,
+    limits: StartLimits,
+    now: i64,
+) -> Result<Start, IndexError> {
+    let f = index.fields();
+    let searcher = reader.searcher();
+    let mut start = Start::default();
+    let convictions = BooleanQuery::new(scoped(f, &["conviction"], project));
+    let top = TopDocs::with_limit(limits.convictions.max(1))
+        .order_by_fast_field::<i64>("created", Order::Desc);
+    for (_, address) in searcher.search(&convictions, &top)? {
+        start.convictions.push(load(&searcher, f, address, now)?);
+    }
+    let mut clauses = scoped(f, &["instinct"], project);
+    // Promoted instincts speak through their conviction; disputed ones are not advice.
+    clauses.push((Occur::MustNot, term(f.flags, "promoted")));
+    clauses.push((Occur::MustNot, term(f.flags, "disputed")));
+    let filter = BooleanQuery::new(clauses);
+    start.eligible_instincts = searcher.search(&filter, &Count)?;
+    let addresses: Vec<DocAddress> = if start.eligible_instincts <= limits.all_up_to {
+        let all = TopDocs::with_limit(limits.all_up_to.max(1))
+            .order_by_fast_field::<f64>("confidence", Order::Desc);
+        searcher
+            .search(&filter, &all)?
+            .into_iter()
+            .map(|(_, a)| a)
+            .collect()
+    } else {
+        let text = words.join(" ");
+        let opts = search::SearchOptions {
+            kind: None,
+            project: None,
+            limit: limits.top,
+            now_unix: now,
+            snippet_chars: 0,
+        };
+        let stemmed = search::words(index, &text);
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(filter))];
+        if let Some(relevance) = search::query(f, &stemmed, &opts) {
+            clauses.push((Occur::Should, relevance));
+        }
+        search::ranked(&searcher, &BooleanQuery::new(clauses), limits.top, now)?
+    };
+    for address in addresses {
+        start.instincts.push(load(&searcher, f, address, now)?);
+    }
+    if start.eligible_instincts <= limits.all_up_to {
+        start.instincts.sort_by(|a, b| {
+            b.confidence
+                .total_cmp(&a.confidence)
+                .then(a.name.cmp(&b.name))
+        });
+    }
+    let sessions = BooleanQuery::new(vec![
+        (Occur::Must, term(f.kind, "session")),
+        (Occur::Must, term(f.scope, project)),
+    ]);
+    let top = TopDocs::with_limit(3).order_by_fast_field::<i64>("last_seen", Order::Desc);
+    for (_, address) in searcher.search(&sessions, &top)? {
+        let item = load(&searcher, f, address, now)?;
+        if Some(item.id.as_str()) != exclude_session {
+            start.last_session = Some(item);
+            break;
+        }
+    }
+    Ok(start)
+}
+
+/// The distinctive words of a prompt: stemmed, present in the index, and rare in it
+/// (highest inverse document frequency first).
+pub fn keywords(index: &Index, searcher: &Searcher, prompt: &str, max: usize) -> Vec<String> {
+    let f = index.fields();
+    let total = searcher.num_docs().max(1) as f64;
+    let mut scored: Vec<(f64, String)> = search::words(index, prompt)
+        .into_iter()
+        .filter(|w| w.len() > 2)
+        .filter_map(|w| {
+            let df = [f.title, f.trigger, f.action, f.body]
+                .iter()
+                .filter_map(|field| searcher.doc_freq(&Term::from_field_text(*field, &w)).ok())
+                .max()
+                .unwrap_or(0);
+            // Absent words find nothing; very common ones find everything.
+            (df > 0 && (df as f64) / total <= 0.2).then(|| ((total / df as f64).ln(), w))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.into_iter().take(max).map(|(_, w)| w).collect()
+}
+
+/// Context for a prompt recall.
+pub struct PromptContext<'a> {
+    pub project: &'a str,
+    /// Base names of files touched in this session (boosted).
+    pub touched: &'a [String],
+    /// Items already injected in this session (never again).
+    pub exclude: &'a [String],
+    pub max_items: usize,
+    pub now: i64,
+}
+
+/// Memories relevant to a prompt: BM25 over its distinctive words, boosted for the
+/// current project and this session's files, weighted by confidence; a hit must score at
+/// least 40% of the best one.
+pub fn prompt(
+    index: &Index,
+    reader: &IndexReader,
+    text: &str,
+    ctx: &PromptContext,
+) -> Result<Vec<Item>, IndexError> {
+    let f = index.fields();
+    let searcher = reader.searcher();
+    let words = keywords(index, &searcher, text, 8);
+    if words.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for word in &words {
+        for (name, boost) in BOOSTS {
+            if let Some(field) = f.by_name(name) {
+                should.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(term_freq(field, word), *boost)),
+                ));
+            }
+        }
+    }
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![
+        (Occur::Must, Box::new(BooleanQuery::new(should))),
+        (
+            Occur::Must,
+            any_of(f.kind, &["instinct", "conviction", "episode"]),
+        ),
+        (
+            Occur::Should,
+            Box::new(BoostQuery::new(term(f.scope, ctx.project), 2.0)),
+        ),
+    ];
+    for file in ctx.touched {
+        clauses.push((
+            Occur::Should,
+            Box::new(BoostQuery::new(term(f.file_keys, file), 1.5)),
+        ));
+    }
+    let query = BooleanQuery::new(clauses);
+    let limit = ctx.max_items + ctx.exclude.len().min(20);
+    let ranked = search::ranked_scored(&searcher, &query, limit, ctx.now)?;
+    let best = ranked.first().map_or(0.0, |(s, _)| *s);
+    let mut out = Vec::new();
+    for (score, address) in ranked {
+        if score < best * 0.4 || out.len() >= ctx.max_items {
+            break;
+        }
+        let item = load(&searcher, f, address, ctx.now)?;
+        if !ctx.exclude.contains(&item.id) {
+            out.push(item);
+        }
+    }
+    Ok(out)
+}
+
+fn term_freq(field: Field, value: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(
+        Term::from_field_text(field, value),
+        IndexRecordOption::WithFreqs,
+    ))
+}
+
+/// Instincts and convictions whose `paths` globs match a file (given relative to its
+/// project, and absolute). Promoted instincts are left to their conviction.
+pub fn for_path(
+    index: &Index,
+    reader: &IndexReader,
+    relative: &str,
+    absolute: &str,
+    now: i64,
+) -> Result<Vec<Item>, IndexError> {
+    let f = index.fields();
+    let searcher = reader.searcher();
+    let terms = path_terms(relative);
+    let term_refs: Vec<&str> = terms.iter().map(String::as_str).collect();
+    let query = BooleanQuery::new(vec![
+        (Occur::Must, any_of(f.kind, &["instinct", "conviction"])),
+        (Occur::Must, any_of(f.glob_terms, &term_refs)),
+        (Occur::MustNot, term(f.flags, "promoted")),
+    ]);
+    let mut out = Vec::new();
+    for (_, address) in searcher.search(&query, &TopDocs::with_limit(200).order_by_score())? {
+        let item = load(&searcher, f, address, now)?;
+        let hit = item.globs.iter().any(|g| {
+            Glob::new(g)
+                .map(|g| g.compile_matcher())
+                .is_ok_and(|m| m.is_match(relative) || m.is_match(absolute))
+        });
+        if hit {
+            out.push(item);
+        }
+    }
+    out.sort_by(|a, b| b.confidence.total_cmp(&a.confidence));
+    Ok(out)
+}
+
+/// Past sessions (up to 3) and episodes (up to 2) that touched a file, newest first.
+pub fn file_history(
+    index: &Index,
+    reader: &IndexReader,
+    keys: &[&str],
+    exclude: Option<&str>,
+    now: i64,
+) -> Result<Vec<Item>, IndexError> {
+    let f = index.fields();
+    let searcher = reader.searcher();
+    let mut out = Vec::new();
+    for (kind, limit) in [("session", 3), ("episode", 2)] {
+        let query = BooleanQuery::new(vec![
+            (Occur::Must, term(f.kind, kind)),
+            (Occur::Must, any_of(f.file_keys, keys)),
+        ]);
+        let top =
+            TopDocs::with_limit(limit + 1).order_by_fast_field::<i64>("last_seen", Order::Desc);
+        let mut taken = 0;
+        for (_, address) in searcher.search(&query, &top)? {
+            let item = load(&searcher, f, address, now)?;
+            if Some(item.id.as_str()) != exclude && taken < limit {
+                taken += 1;
+                out.push(item);
+            }
+        }
+    }
+    Ok(out)
+}

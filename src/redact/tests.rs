@@ -1,0 +1,168 @@
+use super::*;
+
+/// (text, the secret that must disappear)
+const SECRETS: &[(&str, &str)] = &[
+    (
+        "aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE",
+        "AKIAIOSFODNN7EXAMPLE",
+    ),
+    (
+        "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "wJalrXUtnFEMI/K7MDENG",
+    ),
+    (
+        "git clone https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/x/y",
+        "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+    ),
+    (
+        "GH_TOKEN=github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz gh pr list",
+        "github_pat_11ABCDEFG",
+    ),
+    (
+        "curl -H 'PRIVATE-TOKEN: glpat-xxxxxxxxxxxxxxxxxxxx' https://gitlab.com/api",
+        "glpat-xxxxxxxxxxxxxxxxxxxx",
+    ),
+    (
+        "ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123 claude",
+        "sk-ant-api03-abcdefghij",
+    ),
+    (
+        "openai.api_key = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD'",
+        "sk-proj-abcdefghijklmnop",
+    ),
+    (
+        "stripe charges create --api-key sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+        "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+    ),
+    (
+        "SLACK=xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+        "xoxb-123456789012",
+    ),
+    (
+        "post to https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX",
+        "T000/B000/XXXXXXXX",
+    ),
+    (
+        "maps key AIzaSyA1234567890abcdefghijklmnopqrstuv in config",
+        "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+    ),
+    (
+        "npm config set //registry.npmjs.org/:_authToken npm_abcdefghijklmnopqrstuvwxyz0123456789",
+        "npm_abcdefghijklmnopqrstuvwxyz0123456789",
+    ),
+    (
+        "huggingface-cli login --token hf_abcdefghijklmnopqrstuvwxyzABCDEFGH",
+        "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH",
+    ),
+    (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\nabc\n-----END RSA PRIVATE KEY-----",
+        "MIIEowIBAAKCAQEA7",
+    ),
+    (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA (truncated",
+        "b3BlbnNzaC1rZXktdjEAAAAA",
+    ),
+    (
+        "token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "dozjgNryP4J3jVmNHl0w5N",
+    ),
+    (
+        "curl -H \"Authorization: Bearer abcdef0123456789abcdef0123456789\" api",
+        "abcdef0123456789abcdef0123456789",
+    ),
+    (
+        "curl -H 'Authorization: Basic dXNlcjpwYXNzd29yZDEyMzQ1Njc4OQ==' x",
+        "dXNlcjpwYXNzd29yZDEyMzQ1Njc4OQ==",
+    ),
+    (
+        "psql postgres://admin:s3cr3tP4ss@db.internal:5432/app",
+        "s3cr3tP4ss",
+    ),
+    ("mysql --user=root --password=hunter2 app", "hunter2"),
+    (
+        "https://api.example.com/v1?token=abc123def456&page=2",
+        "abc123def456",
+    ),
+    (
+        "DB_PASSWORD='correct horse battery staple' ./run.sh",
+        "correct horse battery staple",
+    ),
+    (
+        "{\"client_secret\": \"9f8e7d6c5b4a\", \"grant\": \"x\"}",
+        "9f8e7d6c5b4a",
+    ),
+    (
+        "DefaultEndpointsProtocol=https;AccountName=x;AccountKey=Zm9vYmFyYmF6cXV4==;EndpointSuffix=core",
+        "Zm9vYmFyYmF6cXV4==",
+    ),
+    (
+        "sendgrid SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG",
+        "SG.abcdefghijklmnopqrstuv",
+    ),
+];
+
+/// Texts that look a little like secrets and must pass unchanged.
+const LOOK_ALIKES: &[&str] = &[
+    "cargo test -p ledger-core parse_amount",
+    "set max_tokens=4096 in the request",
+    "pip install scikit-learn sk-video",
+    "the AKIA prefix marks AWS access keys",
+    "implement the password reset flow",
+    "git commit -m 'fix token refresh race'",
+    "the bearer of bad news",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl alice@laptop",
+    "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A\n-----END PUBLIC KEY-----",
+    "id 550e8400-e29b-41d4-a716-446655440000",
+    "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    "go get example.com/mod@v1.2.3",
+    "mail alice@example.com about it",
+    "postgres://localhost:5432/app_test",
+    "docker login --password-stdin < token.txt",
+    "let token_count = tokens.len();",
+    "npm_config_cache=/tmp/npm",
+    "image sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945",
+    "ghp_ is the prefix of a GitHub token",
+    "xoxo, see you",
+    "https://github.com/rust-lang/rust/issues/1234",
+    "passwords: see the vault docs",
+    "The key insight is caching.",
+];
+
+#[test]
+fn secrets_are_redacted() {
+    assert!(SECRETS.len() >= 20);
+    for (text, secret) in SECRETS {
+        let out = redact(text);
+        assert!(!out.contains(secret), "not redacted: {text}\n -> {out}");
+        assert!(out.contains(REDACTED), "{text}");
+    }
+}
+
+#[test]
+fn look_alikes_survive() {
+    assert!(LOOK_ALIKES.len() >= 20);
+    for text in LOOK_ALIKES {
+        assert_eq!(redact(text), *text);
+    }
+}
+
+#[test]
+fn keys_of_pairs_are_kept() {
+    assert_eq!(
+        redact("mysql --password=hunter2"),
+        "mysql --password=[REDACTED]"
+    );
+    assert_eq!(
+        redact("curl -H 'Authorization: Bearer abcdef0123456789abcdef0123456789'"),
+        "curl -H 'Authorization: Bearer [REDACTED]'"
+    );
+    assert_eq!(
+        redact("postgres://u:p4ss@h/db"),
+        "postgres://[REDACTED]@h/db"
+    );
+}
+
+#[test]
+fn clean_text_is_borrowed() {
+    assert!(matches!(redact("cargo build"), Cow::Borrowed(_)));
+}

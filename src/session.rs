@@ -1,0 +1,195 @@
+//! Session summaries: one file per Claude Code session, `sessions/<start>-<sid8>.md`,
+//! rewritten in place on every Stop from the session's observations (tools by
+//! frequency, files touched relative to the project, turns, errors). Only our keys and
+//! the `## Files touched` section change; a `## Summary` the observer wrote stays.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+
+use crate::memory::frontmatter::quote_double;
+use crate::memory::{Error, Scalar, Store, TIMESTAMP_FORMAT, body};
+use crate::observation::{Event, Observation};
+use crate::project::{self, Project};
+use crate::templates;
+
+/// The most files a summary lists.
+pub const MAX_FILES: usize = 50;
+
+/// What a summary is made of.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Facts {
+    pub tools: Vec<String>,
+    pub files: Vec<String>,
+    pub errors: usize,
+}
+
+const EDIT_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
+
+/// Tools most frequent first (ties by name), edited files relative to the project,
+/// and the number of failures.
+pub fn facts(observations: &[Observation], project: Option<&Project>) -> Facts {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut files: Vec<String> = Vec::new();
+    let mut errors = 0;
+    for obs in observations {
+        let Some(tool) = obs.tool.as_deref() else {
+            continue;
+        };
+        *counts.entry(tool).or_default() += 1;
+        if obs.event == Event::Failure {
+            errors += 1;
+        }
+        if EDIT_TOOLS.contains(&tool)
+            && obs.event == Event::Post
+            && let Some(path) = &obs.input.file_path
+        {
+            let shown = project.map_or_else(|| path.clone(), |p| project::relative_to(p, path));
+            if !files.contains(&shown) {
+                files.push(shown);
+            }
+        }
+    }
+    let mut tools: Vec<(&str, usize)> = counts.into_iter().collect();
+    tools.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    files.sort();
+    files.truncate(MAX_FILES);
+    Facts {
+        tools: tools.into_iter().map(|(t, _)| t.to_string()).collect(),
+        files,
+        errors,
+    }
+}
+
+/// The summary's file name for a session that started at `started`.
+pub fn file_name(started: DateTime<Utc>, session_id: &str) -> String {
+    let sid8: String = session_id.chars().take(8).collect();
+    format!("{}-{sid8}.md", started.format("%Y-%m-%dT%H%M%SZ"))
+}
+
+fn files_section(files: &[String]) -> String {
+    if files.is_empty() {
+        return "- (none recorded)\n".to_string();
+    }
+    files.iter().map(|f| format!("- {f}\n")).collect()
+}
+
+/// Who the session is.
+pub struct Identity<'a> {
+    pub session_id: &'a str,
+    pub project: &'a str,
+    pub directory: &'a str,
+    pub started: DateTime<Utc>,
+    pub continues_from: Option<&'a str>,
+}
+
+/// Writes or refreshes the summary at `path`. Returns the path.
+pub fn write(
+    store: &Store,
+    path: PathBuf,
+    who: &Identity,
+    facts: &Facts,
+    turns: u32,
+    now: DateTime<Utc>,
+) -> Result<PathBuf, Error> {
+    let stamp = now.format(TIMESTAMP_FORMAT).to_string();
+    if path.exists() {
+        store.edit(&path, |doc| {
+            let bad = |e| Error::invalid(&path, e);
+            doc.set("updated", &Scalar::Text(stamp.clone()), &["date"])
+                .map_err(bad)?;
+            doc.set(
+                "tools_used",
+                &Scalar::List(facts.tools.clone()),
+                &["session_id"],
+            )
+            .map_err(bad)?;
+            doc.set("turns", &Scalar::Int(i64::from(turns)), &["tools_used"])
+                .map_err(bad)?;
+            doc.set("errors", &Scalar::Int(facts.errors as i64), &["turns"])
+                .map_err(bad)?;
+            body::replace_section(doc, "Files touched", &files_section(&facts.files));
+            Ok(())
+        })?;
+        return Ok(path);
+    }
+    let tools: Vec<String> = facts.tools.iter().map(|t| quote_double(t)).collect();
+    let extra = who
+        .continues_from
+        .map(|c| format!("continues_from: {}\n", quote_double(c)))
+        .unwrap_or_default();
+    let text = templates::render(
+        templates::SESSION,
+        &[
+            ("date", &who.started.format(TIMESTAMP_FORMAT).to_string()),
+            ("updated", &stamp),
+            ("project", &quote_double(who.project)),
+            ("directory", &quote_double(who.directory)),
+            ("session_id", &quote_double(who.session_id)),
+            ("tools_used", &format!("[{}]", tools.join(", "))),
+            ("turns", &turns.to_string()),
+            ("errors", &facts.errors.to_string()),
+            ("extra", &extra),
+            ("project_title", who.project),
+            ("files", files_section(&facts.files).trim_end()),
+        ],
+    );
+    store.create(&path, &format!("{}\n", text.trim_end()))?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observation::{Input, Outcome};
+
+    fn obs(tool: &str, event: Event, file: Option<&str>) -> Observation {
+        Observation {
+            ts: String::new(),
+            event,
+            session_id: "s".into(),
+            cwd: "/p".into(),
+            project: "p".into(),
+            tool: Some(tool.into()),
+            input: Input {
+                file_path: file.map(str::to_string),
+                ..Input::default()
+            },
+            outcome: Some(Outcome::Success),
+            error: None,
+            prompt: None,
+        }
+    }
+
+    #[test]
+    fn facts_rank_tools_and_relativise_files() {
+        let project = Project {
+            name: "p".into(),
+            root: "/p".into(),
+        };
+        let list = [
+            obs("Read", Event::Post, Some("/p/src/a.rs")),
+            obs("Edit", Event::Post, Some("/p/src/b.rs")),
+            obs("Edit", Event::Post, Some("/p/src/b.rs")),
+            obs("Bash", Event::Failure, None),
+            obs("Bash", Event::Post, None),
+            obs("Write", Event::Post, Some("/elsewhere/c.md")),
+        ];
+        let f = facts(&list, Some(&project));
+        assert_eq!(f.tools, ["Bash", "Edit", "Read", "Write"]);
+        assert_eq!(f.files, ["/elsewhere/c.md", "src/b.rs"]);
+        assert_eq!(f.errors, 1);
+    }
+
+    #[test]
+    fn names_sort_by_time() {
+        let t = DateTime::parse_from_rfc3339("2026-02-19T17:45:12Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert_eq!(
+            file_name(t, "7c1e5a2b-3f4d"),
+            "2026-02-19T174512Z-7c1e5a2b.md"
+        );
+    }
+}

@@ -1,0 +1,330 @@
+//! `homunculus hook <event>` for every event, with payloads shaped like Claude Code's:
+//! what is recorded, what is injected, and that nothing hostile gets through.
+
+use std::fs;
+
+use serde_json::Value;
+
+use crate::common::{TestEnv, snapshot_tree};
+
+const SID: &str = "7c1e5a2b-3f4d-4e8a-9b6c-2d1f0e9a8b7c";
+
+/// A memory with the bash-era fixture, initialised (convictions migrated, indexed).
+fn ready() -> TestEnv {
+    let env = TestEnv::with_memory("bash-era");
+    env.run(&["init"]).success();
+    env
+}
+
+fn context(out: &crate::common::Output, event: &str) -> String {
+    assert_eq!(out.code, 0, "{out}");
+    assert!(out.stderr.is_empty(), "{out}");
+    let v: Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], event, "{out}");
+    v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+fn silent(out: &crate::common::Output) {
+    assert_eq!(out.code, 0, "{out}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out}");
+}
+
+fn observations(env: &TestEnv) -> Vec<Value> {
+    fs::read_to_string(env.memory().join(format!("observations/{SID}.jsonl")))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn hooks_log(env: &TestEnv) -> String {
+    fs::read_to_string(env.memory().join("logs/hooks.log")).unwrap_or_default()
+}
+
+#[test]
+fn session_start_injects_convictions_instincts_and_last_session() {
+    let env = ready();
+    let text = context(
+        &env.hook("session-start", "session_start_startup"),
+        "SessionStart",
+    );
+    insta::assert_snapshot!(
+        "session_start",
+        text.replace(&env.home.display().to_string(), "$HOME")
+    );
+    assert!(text.chars().count() <= 4000);
+    // Counted once per session, however many starts (resume, compact) it sees.
+    for source in ["resume", "clear", "compact"] {
+        context(
+            &env.hook("session-start", &format!("session_start_{source}")),
+            "SessionStart",
+        );
+    }
+    let identity: Value = serde_json::from_str(&env.read("identity.json")).unwrap();
+    assert_eq!(identity["session_count"], 43);
+    let log = env.read("logs/injections.jsonl");
+    let first: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(first["event"], "session-start");
+    assert!(first["items"].as_array().unwrap().len() >= 3);
+}
+
+#[test]
+fn tool_events_are_recorded_with_redaction_and_error_excerpts() {
+    let env = ready();
+    for (event, fixture) in [
+        ("post-tool-use", "post_tool_use_bash"),
+        ("post-tool-use", "post_tool_use_read"),
+        ("post-tool-use", "post_tool_use_grep"),
+        ("post-tool-use", "post_tool_use_glob"),
+        ("post-tool-use", "post_tool_use_write"),
+        ("post-tool-use", "post_tool_use_noisy"),
+        ("post-tool-use", "post_tool_use_secret"),
+        ("post-tool-use-failure", "post_tool_use_failure_bash"),
+    ] {
+        let out = env.hook(event, fixture);
+        assert_eq!(out.code, 0, "{fixture}: {out}");
+    }
+    let obs = observations(&env);
+    let tools: Vec<&str> = obs.iter().map(|o| o["tool"].as_str().unwrap()).collect();
+    assert_eq!(
+        tools,
+        ["Bash", "Read", "Grep", "Glob", "Write", "Bash", "Bash"],
+        "git status is noise"
+    );
+    assert_eq!(
+        obs[0]["input"]["command"],
+        "cargo nextest run -p ledger-core parse_amount"
+    );
+    assert_eq!(obs[0]["project"], "ledger-svc");
+    assert_eq!(obs[2]["input"]["pattern"], "fn parse_amount");
+    let secret = obs[5].to_string();
+    assert!(
+        !secret.contains("abcdef0123456789abcdef0123456789") && !secret.contains("ghp_"),
+        "{secret}"
+    );
+    assert!(secret.contains("[REDACTED]"));
+    let failure = &obs[6];
+    assert_eq!(failure["event"], "failure");
+    assert_eq!(failure["outcome"], "error");
+    let error = failure["error"].as_str().unwrap();
+    assert!(
+        error.starts_with(
+            "Exit code 101 | thread 'parse::negative_amount' panicked at src/parse.rs:42:9"
+        ),
+        "{error}"
+    );
+    assert!(error.chars().count() <= 300);
+    assert_eq!(hooks_log(&env), "");
+}
+
+#[test]
+fn prompt_recall_is_gated_and_never_repeats() {
+    let env = ready();
+    for fixture in ["user_prompt_short", "user_prompt_slash"] {
+        silent(&env.hook("user-prompt-submit", fixture));
+    }
+    let text = context(
+        &env.hook("user-prompt-submit", "user_prompt_question"),
+        "UserPromptSubmit",
+    );
+    assert!(text.contains("testing-use-nextest"), "{text}");
+    // The same item never twice in a session.
+    silent(&env.hook("user-prompt-submit", "user_prompt_question"));
+    let prompts: Vec<Value> = observations(&env)
+        .into_iter()
+        .filter(|o| o["event"] == "prompt")
+        .collect();
+    assert_eq!(
+        prompts.len(),
+        4,
+        "every prompt is recorded for correction mining"
+    );
+}
+
+#[test]
+fn recall_shadow_mode_logs_without_injecting() {
+    let env = ready();
+    fs::write(
+        env.memory().join("config.toml"),
+        "[recall]\nmode = \"shadow\"\n",
+    )
+    .unwrap();
+    silent(&env.hook("user-prompt-submit", "user_prompt_question"));
+    let log = env.read("logs/injections.jsonl");
+    assert!(log.contains("\"mode\":\"shadow\""), "{log}");
+}
+
+#[test]
+fn path_globs_inject_before_a_file_is_touched_once() {
+    let env = ready();
+    let text = context(&env.hook("pre-tool-use", "pre_tool_use_edit"), "PreToolUse");
+    assert!(text.contains("code-style-prefer-early-return"), "{text}");
+    silent(&env.hook("pre-tool-use", "pre_tool_use_edit"));
+    silent(&env.hook("pre-tool-use", "post_tool_use_bash"));
+}
+
+#[test]
+fn an_edit_recalls_past_work_on_the_file_once() {
+    let env = ready();
+    let text = context(
+        &env.hook("post-tool-use", "post_tool_use_edit"),
+        "PostToolUse",
+    );
+    assert!(
+        text.contains("sessions/2026-02-19T174512Z-7c1e5a2.md"),
+        "{text}"
+    );
+    silent(&env.hook("post-tool-use", "post_tool_use_edit"));
+}
+
+#[test]
+fn stop_keeps_one_summary_per_session() {
+    let env = ready();
+    env.hook("session-start", "session_start_startup");
+    env.hook("post-tool-use", "post_tool_use_edit");
+    env.hook("post-tool-use-failure", "post_tool_use_failure_bash");
+    silent(&env.hook("stop", "stop"));
+    env.hook("post-tool-use", "post_tool_use_write");
+    silent(&env.hook("stop", "stop"));
+    silent(&env.hook("stop", "stop_active"));
+    silent(&env.hook("pre-compact", "pre_compact"));
+    silent(&env.hook("session-end", "session_end"));
+    let sessions: Vec<_> = fs::read_dir(env.memory().join("sessions"))
+        .unwrap()
+        .collect();
+    assert_eq!(sessions.len(), 2, "the fixture's old session and this one");
+    let summary = env.read("sessions/2026-02-20T120000Z-7c1e5a2b.md");
+    insta::assert_snapshot!(
+        "session_summary",
+        summary.replace(&env.home.display().to_string(), "$HOME")
+    );
+    let identity: Value = serde_json::from_str(&env.read("identity.json")).unwrap();
+    assert_eq!(
+        identity["session_count"], 43,
+        "sessions are counted, not turns"
+    );
+}
+
+#[test]
+fn observer_child_does_nothing() {
+    let env = ready();
+    let before = snapshot_tree(&env.memory());
+    let out = env
+        .cmd()
+        .env("HOMUNCULUS_OBSERVER", "1")
+        .args(["hook", "post-tool-use"])
+        .write_stdin(env.payload("post_tool_use_bash"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    assert_eq!(before, snapshot_tree(&env.memory()));
+}
+
+#[test]
+fn hostile_input_is_skipped_cleanly() {
+    let env = ready();
+    let huge = format!(
+        "{{\"session_id\":\"{SID}\",\"cwd\":\"/tmp\",\"tool_name\":\"Write\",\"tool_input\":{{\"file_path\":\"/tmp/x\",\"content\":\"{}\"}}}}",
+        "x".repeat(10 * 1024 * 1024)
+    );
+    let cases: Vec<(&str, Vec<u8>, bool)> = vec![
+        ("post-tool-use", Vec::new(), true),
+        (
+            "post-tool-use",
+            b"{\"session_id\": \"abc\", \"tool_na".to_vec(),
+            true,
+        ),
+        ("post-tool-use", vec![0xff, 0xfe, 0x00, 0x9f], true),
+        ("post-tool-use", b"[1, 2, 3]".to_vec(), true),
+        (
+            "session-start",
+            b"{\"session_id\": 42, \"cwd\": [\"/\"], \"source\": {}}".to_vec(),
+            true,
+        ),
+        (
+            "user-prompt-submit",
+            b"{\"prompt\": 7, \"session_id\": null}".to_vec(),
+            true,
+        ),
+        (
+            "pre-tool-use",
+            b"{\"tool_input\": \"not an object\", \"tool_name\": 3}".to_vec(),
+            true,
+        ),
+        (
+            "pre-tool-use",
+            b"{\"session_id\": \"s\", \"tool_input\": \"not an object\", \"tool_name\": 3}"
+                .to_vec(),
+            false,
+        ),
+        (
+            "stop",
+            b"{\"session_id\": \"s\", \"stop_hook_active\": \"yes\", \"cwd\": 5}".to_vec(),
+            false,
+        ),
+        ("no-such-event", b"{}".to_vec(), true),
+        ("post-tool-use", huge.into_bytes(), false),
+    ];
+    env.project();
+    let outside = |env: &TestEnv| -> Vec<_> {
+        snapshot_tree(&env.home)
+            .into_iter()
+            .filter(|(p, _)| !p.starts_with(env.memory()))
+            .collect()
+    };
+    let outside_before = outside(&env);
+    for (n, (event, input, logged)) in cases.into_iter().enumerate() {
+        let before = hooks_log(&env).lines().count();
+        let out = env.hook_raw(event, input);
+        assert_eq!(out.code, 0, "case {n}: {out}");
+        assert!(
+            out.stdout.is_empty() && out.stderr.is_empty(),
+            "case {n}: {out}"
+        );
+        let after = hooks_log(&env).lines().count();
+        assert_eq!(
+            after - before,
+            usize::from(logged),
+            "case {n}: {}",
+            hooks_log(&env)
+        );
+    }
+    // A hostile session id names no path of its own.
+    let evil = env
+        .payload("post_tool_use_bash")
+        .replace(SID, "../../../escape");
+    env.hook_raw("post-tool-use", evil).success();
+    let files: Vec<String> = fs::read_dir(env.memory().join("observations"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        files
+            .iter()
+            .any(|f| f.starts_with('h') && f.ends_with(".jsonl")),
+        "{files:?}"
+    );
+    assert!(!env.home.join("escape.jsonl").exists());
+    assert!(!env.memory().join("escape.jsonl").exists());
+    assert_eq!(
+        outside_before,
+        outside(&env),
+        "nothing written outside the memory folder"
+    );
+}
+
+#[test]
+fn a_hook_creates_a_missing_memory_folder() {
+    let env = TestEnv::new();
+    env.hook("post-tool-use", "post_tool_use_bash").success();
+    assert!(env.memory().join("identity.json").exists());
+    assert_eq!(observations(&env).len(), 1);
+    assert!(
+        !env.claude().join("settings.json").exists(),
+        "hooks never touch settings"
+    );
+}
