@@ -202,6 +202,10 @@ mod tests {
         let table = [
             (
                 "fix the failing parse_amount test in ledger-core",
+                Frame::Task,
+            ),
+            (
+                "the parser is broken and keeps failing with a panic",
                 Frame::Debug,
             ),
             ("add a retry to the upload client please", Frame::Task),
@@ -237,7 +241,7 @@ mod tests {
             Err("conversation")
         );
         assert_eq!(
-            admit("write a poem about the borrow checker"),
+            admit("brainstorm a poem about the borrow checker"),
             Err("creative")
         );
         assert!(admit("run the integration tests for the billing api").is_ok());
