@@ -48,10 +48,21 @@ fn command(home: &Path, args: &[&str]) -> Command {
 
 /// Runs to completion, measuring wall time and (via wait4) peak memory. The child is
 /// reaped by wait4 itself, which `Child` cannot know.
+fn measure(cmd: Command) -> Sample {
+    measure_with_input(cmd, None)
+}
+
 #[allow(clippy::zombie_processes)]
-fn measure(mut cmd: Command) -> Sample {
+fn measure_with_input(mut cmd: Command, input: Option<&[u8]>) -> Sample {
+    use std::io::Write;
+    if input.is_some() {
+        cmd.stdin(Stdio::piped());
+    }
     let started = Instant::now();
-    let child = cmd.spawn().expect("spawn homunculus");
+    let mut child = cmd.spawn().expect("spawn homunculus");
+    if let (Some(bytes), Some(mut stdin)) = (input, child.stdin.take()) {
+        stdin.write_all(bytes).expect("write payload");
+    }
     let mut status = 0;
     // SAFETY: rusage is plain data; wait4 fills it for our own child.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -252,6 +263,66 @@ fn watch_latency(home: &Path, target: &Path) -> f64 {
     percentile(&mut samples, 0.5)
 }
 
+/// Hook latencies: what Claude Code waits for on every tool call, session and prompt.
+struct HookFigures {
+    items: usize,
+    post_median: f64,
+    post_p99: f64,
+    start_median: f64,
+    prompt_median: f64,
+    max_rss_mb: f64,
+}
+
+fn payload(project: &Path, sid: &str, extra: &str) -> Vec<u8> {
+    format!(
+        "{{\"session_id\":\"{sid}\",\"transcript_path\":\"/tmp/t.jsonl\",\"cwd\":\"{}\",\"permission_mode\":\"default\",{extra}}}",
+        project.display()
+    )
+    .into_bytes()
+}
+
+fn hooks(items: usize) -> HookFigures {
+    let home = corpus_home(items);
+    let project = home.join("src/ledger-svc");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::write(project.join("Cargo.toml"), "").unwrap();
+    measure(command(&home, &["reindex"]));
+    let mut rss = 0;
+    let mut run = |event: &str, body: Vec<u8>| {
+        let s = measure_with_input(command(&home, &["hook", event]), Some(&body));
+        rss = rss.max(s.max_rss_kb);
+        ms(s.wall)
+    };
+    let bash = r#""hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"cargo nextest run -p ledger-core parse_amount","description":"Re-run the tests"},"tool_response":{"stdout":"running 3 tests\ntest result: ok. 3 passed","stderr":"","interrupted":false},"tool_use_id":"toolu_1""#;
+    let mut post: Vec<f64> = (0..100)
+        .map(|_| run("post-tool-use", payload(&project, "bench-post", bash)))
+        .collect();
+    let mut start: Vec<f64> = (0..RUNS)
+        .map(|n| {
+            let body = payload(&project, &format!("bench-start-{n}"), r#""hook_event_name":"SessionStart","source":"startup""#);
+            run("session-start", body)
+        })
+        .collect();
+    let mut prompt: Vec<f64> = (0..RUNS)
+        .map(|n| {
+            let q = QUERIES[n % QUERIES.len()];
+            let extra = format!(r#""hook_event_name":"UserPromptSubmit","prompt":"why does the {q} keep failing when I run the integration suite""#);
+            run("user-prompt-submit", payload(&project, &format!("bench-prompt-{n}"), &extra))
+        })
+        .collect();
+    // Leave the corpus as it was for the next run.
+    let _ = std::fs::remove_dir_all(home.join(".claude/homunculus/observations"));
+    let _ = std::fs::remove_dir_all(home.join(".claude/homunculus/state/sessions"));
+    HookFigures {
+        items,
+        post_median: percentile(&mut post.clone(), 0.5),
+        post_p99: percentile(&mut post, 0.99),
+        start_median: percentile(&mut start, 0.5),
+        prompt_median: percentile(&mut prompt, 0.5),
+        max_rss_mb: rss as f64 / 1024.0,
+    }
+}
+
 fn main() {
     let mut sizes: Vec<usize> = std::env::args()
         .skip(1)
@@ -266,7 +337,17 @@ fn main() {
     if sizes.is_empty() {
         sizes = vec![1_000, 10_000, 100_000];
     }
+    let hook_figures: Vec<HookFigures> = sizes.iter().map(|&n| hooks(n)).collect();
     let figures: Vec<Figures> = sizes.into_iter().map(bench).collect();
+    println!("| items | post-tool-use median | post-tool-use p99 | session-start median | user-prompt-submit median | peak RSS of any hook |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
+    for h in hook_figures {
+        println!(
+            "| {} | {:.1} ms | {:.1} ms | {:.1} ms | {:.1} ms | {:.1} MB |",
+            h.items, h.post_median, h.post_p99, h.start_median, h.prompt_median, h.max_rss_mb
+        );
+    }
+    println!();
     println!(
         "| items | reindex | search median | search p95 | hand edit → search | feedback / search after | sweep | watch: edit visible | index size | peak RSS search / reindex |"
     );

@@ -1,0 +1,232 @@
+//! The operations every engine produces, and their validation. Engines propose; only
+//! validated operations reach the applier, so an LLM's answer can never name a path
+//! outside the memory folder, invent a domain or write unbounded text.
+
+use serde::{Deserialize, Serialize};
+
+use crate::memory::{DOMAINS, is_valid_name};
+
+const MAX_TEXT: usize = 300;
+const MAX_NARRATIVE: usize = 1200;
+const MAX_PATHS: usize = 8;
+
+/// One change to the memory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "kebab-case")]
+pub enum Op {
+    /// A new instinct `instincts/personal/<name>.md`.
+    Create {
+        name: String,
+        domain: String,
+        trigger: String,
+        action: String,
+        confidence: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        project: Option<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        paths: Vec<String>,
+        evidence: String,
+    },
+    /// The pattern of an existing instinct was seen again.
+    Reinforce { name: String, evidence: String },
+    /// Observations went against an existing instinct.
+    Contradict { name: String, evidence: String },
+    /// A notable event below the instinct threshold, keyed so it can grow into one.
+    Episode {
+        key: String,
+        title: String,
+        narrative: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        project: Option<String>,
+        tags: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        files: Vec<String>,
+        occurrences: u32,
+    },
+    /// An episode seen often enough becomes an instinct at 0.5.
+    PromoteEpisode {
+        episode: String,
+        name: String,
+        domain: String,
+        trigger: String,
+        action: String,
+        evidence: String,
+    },
+    /// The `## Summary` of a session summary file.
+    SummarizeSession { session: String, summary: String },
+}
+
+/// Why an operation was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Invalid(pub String);
+
+fn text(field: &str, value: &str, max: usize) -> Result<(), Invalid> {
+    if value.trim().is_empty() {
+        return Err(Invalid(format!("{field} is empty")));
+    }
+    if value.chars().count() > max {
+        return Err(Invalid(format!("{field} is longer than {max} characters")));
+    }
+    Ok(())
+}
+
+fn name(field: &str, value: &str) -> Result<(), Invalid> {
+    if is_valid_name(value) {
+        Ok(())
+    } else {
+        Err(Invalid(format!("{field} '{value}' is not a safe name ([a-z0-9][a-z0-9_-]*)")))
+    }
+}
+
+fn domain(value: &str) -> Result<(), Invalid> {
+    if DOMAINS.contains(&value) {
+        Ok(())
+    } else {
+        Err(Invalid(format!("unknown domain '{value}'")))
+    }
+}
+
+fn safe_path(value: &str) -> Result<(), Invalid> {
+    if value.is_empty() || value.len() > 200 || value.split('/').any(|p| p == "..") || value.contains('\0') {
+        return Err(Invalid(format!("path '{value}' is not allowed")));
+    }
+    Ok(())
+}
+
+impl Op {
+    /// Checks every field; the applier only ever sees operations that pass.
+    pub fn validate(&self) -> Result<(), Invalid> {
+        match self {
+            Op::Create {
+                name: n,
+                domain: d,
+                trigger,
+                action,
+                confidence,
+                project,
+                paths,
+                evidence,
+            } => {
+                name("name", n)?;
+                domain(d)?;
+                text("trigger", trigger, MAX_TEXT)?;
+                text("action", action, MAX_TEXT)?;
+                text("evidence", evidence, MAX_TEXT)?;
+                if !(0.2..=0.9).contains(confidence) {
+                    return Err(Invalid(format!("confidence {confidence} is outside 0.2..0.9")));
+                }
+                if let Some(p) = project {
+                    text("project", p, 100)?;
+                }
+                if paths.len() > MAX_PATHS {
+                    return Err(Invalid("too many paths".into()));
+                }
+                paths.iter().try_for_each(|p| safe_path(p))
+            }
+            Op::Reinforce { name: n, evidence } | Op::Contradict { name: n, evidence } => {
+                name("name", n)?;
+                text("evidence", evidence, MAX_TEXT)
+            }
+            Op::Episode {
+                key,
+                title,
+                narrative,
+                tags,
+                files,
+                ..
+            } => {
+                text("key", key, 200)?;
+                text("title", title, 120)?;
+                text("narrative", narrative, MAX_NARRATIVE)?;
+                if tags.is_empty() {
+                    return Err(Invalid("an episode needs a tag (its domain)".into()));
+                }
+                domain(&tags[0])?;
+                files.iter().try_for_each(|p| safe_path(p))
+            }
+            Op::PromoteEpisode {
+                episode,
+                name: n,
+                domain: d,
+                trigger,
+                action,
+                evidence,
+            } => {
+                name("episode", episode)?;
+                name("name", n)?;
+                domain(d)?;
+                text("trigger", trigger, MAX_TEXT)?;
+                text("action", action, MAX_TEXT)?;
+                text("evidence", evidence, MAX_TEXT)
+            }
+            Op::SummarizeSession { session, summary } => {
+                name("session", &session.to_ascii_lowercase())?;
+                text("summary", summary, MAX_NARRATIVE)
+            }
+        }
+    }
+}
+
+/// Parses an engine's answer: a JSON array of operations, or an object with an
+/// `operations` array, possibly wrapped in prose or a code fence. Returns the valid
+/// operations and a reason for each one refused.
+pub fn parse(answer: &str) -> (Vec<Op>, Vec<String>) {
+    let start = answer.find(['[', '{']);
+    let end = answer.rfind([']', '}']);
+    let Some((start, end)) = start.zip(end).filter(|(s, e)| s < e) else {
+        return (Vec::new(), vec!["no JSON in the answer".into()]);
+    };
+    let json: serde_json::Value = match serde_json::from_str(&answer[start..=end]) {
+        Ok(v) => v,
+        Err(e) => return (Vec::new(), vec![format!("answer is not valid JSON: {e}")]),
+    };
+    let items = match json {
+        serde_json::Value::Array(items) => items,
+        serde_json::Value::Object(mut map) => match map.remove("operations") {
+            Some(serde_json::Value::Array(items)) => items,
+            _ => return (Vec::new(), vec!["expected an array of operations".into()]),
+        },
+        _ => return (Vec::new(), vec!["expected an array of operations".into()]),
+    };
+    let mut ops = Vec::new();
+    let mut refused = Vec::new();
+    for (n, item) in items.into_iter().enumerate() {
+        match serde_json::from_value::<Op>(item) {
+            Ok(op) => match op.validate() {
+                Ok(()) => ops.push(op),
+                Err(e) => refused.push(format!("operation {}: {e}", n + 1)),
+            },
+            Err(e) => refused.push(format!("operation {}: {e}", n + 1)),
+        }
+    }
+    (ops, refused)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_answer_in_prose_and_fence() {
+        let answer = "Here you go:\n```json\n[{\"op\":\"reinforce\",\"name\":\"testing-use-nextest\",\"evidence\":\"seen again\"}]\n```\n";
+        let (ops, refused) = parse(answer);
+        assert_eq!(ops.len(), 1, "{refused:?}");
+    }
+
+    #[test]
+    fn hostile_operations_are_refused() {
+        let answer = r#"{"operations": [
+            {"op":"create","name":"../../etc/passwd","domain":"testing","trigger":"t","action":"a","confidence":0.5,"evidence":"e"},
+            {"op":"create","name":"ok-name","domain":"world-domination","trigger":"t","action":"a","confidence":0.5,"evidence":"e"},
+            {"op":"create","name":"ok-name","domain":"testing","trigger":"t","action":"a","confidence":5,"evidence":"e"},
+            {"op":"create","name":"ok-name","domain":"testing","trigger":"t","action":"a","confidence":0.5,"evidence":"e","paths":["../../x"]},
+            {"op":"delete-everything"},
+            {"op":"summarize-session","session":"../sessions/x","summary":"s"}
+        ]}"#;
+        let (ops, refused) = parse(answer);
+        assert!(ops.is_empty(), "{ops:?}");
+        assert_eq!(refused.len(), 6);
+        assert_eq!(parse("I could not find anything.").0.len(), 0);
+    }
+}
