@@ -38,6 +38,10 @@ pub enum Command {
     Export(ExportArgs),
     /// Import instincts from an export file into instincts/inherited/
     Import(ImportArgs),
+    /// Learn from pending observations now (when due, or with --force)
+    Observe(ObserveArgs),
+    /// Learn from recorded Claude Code sessions (transcript files or folders of them)
+    Replay(ReplayArgs),
     /// Search every memory (instincts, convictions, episodes, sessions)
     Search(SearchArgs),
     /// Rebuild the search index from the markdown files
@@ -55,6 +59,34 @@ pub struct HookArgs {
     /// session-start, user-prompt-submit, pre-tool-use, post-tool-use,
     /// post-tool-use-failure, stop, session-end or pre-compact
     pub event: String,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum EngineArg {
+    /// Miners for error recoveries, corrections, co-edits and tool choices; no network
+    Builtin,
+    /// observer.llm_command (default `claude -p --model haiku`); answers are validated
+    Llm,
+}
+
+#[derive(Debug, Args)]
+pub struct ObserveArgs {
+    /// Which engine learns (default: observer.engine from config.toml)
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineArg>,
+    /// Show the operations without applying them
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Run even when not due (too few observations, too soon after the last run)
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// Transcript files (*.jsonl) or folders holding them (e.g. ~/.claude/projects)
+    #[arg(required = true, num_args = 1..)]
+    pub sources: Vec<std::path::PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -23,6 +23,7 @@ pub mod memo;
 pub mod memory;
 pub mod migrate;
 pub mod observation;
+pub mod observer;
 pub mod paths;
 pub mod payload;
 pub mod project;

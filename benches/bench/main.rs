@@ -299,7 +299,11 @@ fn hooks(items: usize) -> HookFigures {
         .collect();
     let mut start: Vec<f64> = (0..RUNS)
         .map(|n| {
-            let body = payload(&project, &format!("bench-start-{n}"), r#""hook_event_name":"SessionStart","source":"startup""#);
+            let body = payload(
+                &project,
+                &format!("bench-start-{n}"),
+                r#""hook_event_name":"SessionStart","source":"startup""#,
+            );
             run("session-start", body)
         })
         .collect();
@@ -339,7 +343,9 @@ fn main() {
     }
     let hook_figures: Vec<HookFigures> = sizes.iter().map(|&n| hooks(n)).collect();
     let figures: Vec<Figures> = sizes.into_iter().map(bench).collect();
-    println!("| items | post-tool-use median | post-tool-use p99 | session-start median | user-prompt-submit median | peak RSS of any hook |");
+    println!(
+        "| items | post-tool-use median | post-tool-use p99 | session-start median | user-prompt-submit median | peak RSS of any hook |"
+    );
     println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
     for h in hook_figures {
         println!(

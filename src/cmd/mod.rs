@@ -9,6 +9,7 @@ mod feedback;
 mod hook;
 mod import;
 mod init;
+mod observe;
 mod reindex;
 mod search;
 mod status;
@@ -63,6 +64,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Feedback(args) => feedback::run(&ctx, &args),
         Command::Export(args) => export::run(&ctx, &args),
         Command::Import(args) => import::run(&ctx, &args),
+        Command::Observe(args) => observe::run(&ctx, &args),
+        Command::Replay(_) => anyhow::bail!("replay is not available yet"),
         Command::Search(args) => search::run(&ctx, &args),
         Command::Reindex => reindex::run(&ctx),
         Command::Watch => watch::run(&ctx),

@@ -36,7 +36,7 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
         convictions: store.count(&ctx.paths.convictions())? + legacy_convictions(ctx),
         episodes: store.count(&ctx.paths.episodes())?,
         sessions: store.count(&ctx.paths.sessions())?,
-        pending: store.pending_observations()?,
+        pending: crate::observer::pending(&ctx.paths),
         ready: identity::read(&ctx.paths)
             .map(|m| identity::promotion_ready(&m))
             .unwrap_or_default(),

@@ -37,6 +37,8 @@ pub struct Instinct {
     pub promoted_to: Option<String>,
     pub disputed: bool,
     pub censor: Option<String>,
+    /// The observer's key for the pattern this instinct stands for (dedup).
+    pub pattern: Option<String>,
     pub title: Option<String>,
 }
 
@@ -69,6 +71,7 @@ impl Instinct {
             promoted_to: f.text("promoted_to")?,
             disputed: f.bool("disputed")?,
             censor: f.text("censor")?,
+            pattern: f.text("pattern")?,
             title: body::title(doc.body()),
             name,
             path: path.to_path_buf(),

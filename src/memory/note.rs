@@ -26,6 +26,9 @@ pub struct Note {
     pub files: Vec<String>,
     pub session_id: Option<String>,
     pub continues_from: Option<String>,
+    /// The observer's pattern key of an episode, and how often it was seen.
+    pub pattern: Option<String>,
+    pub occurrences: u32,
     pub title: Option<String>,
 }
 
@@ -47,6 +50,8 @@ impl Note {
             files: f.list("files")?,
             session_id: f.text("session_id")?,
             continues_from: f.text("continues_from")?,
+            pattern: f.text("pattern")?,
+            occurrences: f.number("occurrences")?.map_or(1, |n| n.max(1.0) as u32),
             title: body::title(doc.body()),
         })
     }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Conviction, Document, Error, Instinct, Note, NoteKind, Origin, stem};
 use crate::changes;
-use crate::fsutil::{self, IoContext, PathError};
+use crate::fsutil;
 use crate::lock::FileLock;
 use crate::paths::Paths;
 
@@ -184,28 +184,6 @@ impl<'a> Store<'a> {
     pub fn remove(&self, path: &Path) -> Result<(), Error> {
         let _lock = self.lock()?;
         Ok(changes::remove(self.paths, path)?)
-    }
-
-    /// The number of observation lines not yet processed.
-    pub fn pending_observations(&self) -> Result<usize, Error> {
-        let dir = self.paths.observations();
-        let entries = match fs::read_dir(&dir) {
-            Ok(e) => e,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-            Err(e) => return Err(PathError::new("list", &dir, e).into()),
-        };
-        let mut lines = 0;
-        for entry in entries {
-            let path = entry.at("list", &dir)?.path();
-            if path.extension().is_some_and(|e| e == "jsonl") {
-                match fs::read(&path) {
-                    Ok(bytes) => lines += bytes.iter().filter(|&&b| b == b'\n').count(),
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(e) => return Err(PathError::new("read", &path, e).into()),
-                }
-            }
-        }
-        Ok(lines)
     }
 
     fn lock(&self) -> Result<FileLock, Error> {

@@ -26,6 +26,9 @@ pub enum Op {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         paths: Vec<String>,
         evidence: String,
+        /// The engine's key for the pattern, kept in the file for dedup.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pattern: Option<String>,
     },
     /// The pattern of an existing instinct was seen again.
     Reinforce { name: String, evidence: String },
@@ -75,7 +78,9 @@ fn name(field: &str, value: &str) -> Result<(), Invalid> {
     if is_valid_name(value) {
         Ok(())
     } else {
-        Err(Invalid(format!("{field} '{value}' is not a safe name ([a-z0-9][a-z0-9_-]*)")))
+        Err(Invalid(format!(
+            "{field} '{value}' is not a safe name ([a-z0-9][a-z0-9_-]*)"
+        )))
     }
 }
 
@@ -88,7 +93,11 @@ fn domain(value: &str) -> Result<(), Invalid> {
 }
 
 fn safe_path(value: &str) -> Result<(), Invalid> {
-    if value.is_empty() || value.len() > 200 || value.split('/').any(|p| p == "..") || value.contains('\0') {
+    if value.is_empty()
+        || value.len() > 200
+        || value.split('/').any(|p| p == "..")
+        || value.contains('\0')
+    {
         return Err(Invalid(format!("path '{value}' is not allowed")));
     }
     Ok(())
@@ -107,14 +116,20 @@ impl Op {
                 project,
                 paths,
                 evidence,
+                pattern,
             } => {
                 name("name", n)?;
+                if let Some(p) = pattern {
+                    text("pattern", p, 200)?;
+                }
                 domain(d)?;
                 text("trigger", trigger, MAX_TEXT)?;
                 text("action", action, MAX_TEXT)?;
                 text("evidence", evidence, MAX_TEXT)?;
                 if !(0.2..=0.9).contains(confidence) {
-                    return Err(Invalid(format!("confidence {confidence} is outside 0.2..0.9")));
+                    return Err(Invalid(format!(
+                        "confidence {confidence} is outside 0.2..0.9"
+                    )));
                 }
                 if let Some(p) = project {
                     text("project", p, 100)?;

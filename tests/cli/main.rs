@@ -10,6 +10,7 @@ mod hooks;
 mod init;
 mod install;
 mod misc;
+mod observe;
 mod search;
 mod status;
 mod watch;

@@ -6,7 +6,6 @@ use serde_json::{Value, json};
 
 use super::HookCtx;
 use crate::identity::{self, stamp};
-use crate::memory::Store;
 use crate::recall::render::{self, Budget};
 use crate::recall::{self, StartLimits};
 use crate::{memo, project, session};
@@ -52,7 +51,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         limits,
         ctx.now.timestamp(),
     )?;
-    let pending = Store::new(&ctx.paths).pending_observations().unwrap_or(0);
+    let pending = crate::observer::pending(&ctx.paths);
     if start.convictions.is_empty()
         && start.instincts.is_empty()
         && start.last_session.is_none()

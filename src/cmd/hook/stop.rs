@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::HookCtx;
 use crate::identity::{self, stamp};
 use crate::memory::{Store, fields::parse_date, stem};
-use crate::{memo, observation, session};
+use crate::{memo, observation, observer, session};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -57,7 +57,63 @@ pub fn run(ctx: &HookCtx, kind: Kind) -> Result<Option<Value>> {
     identity::update(&ctx.paths, |map| {
         map.insert("last_session".into(), json!(stamp(ctx.now)));
     })?;
-    Ok(None)
+    Ok(start_observer(ctx, kind, m.clear_advised))
+}
+
+/// Context use thresholds (from Nous): below 10% a session has taught nothing yet;
+/// from 70% there is no room for an LLM run (the builtin engine only); from 85% the
+/// user hears, once, that a /clear is wise.
+const QUIET_BELOW: f64 = 10.0;
+const FLUSH_ONLY_FROM: f64 = 70.0;
+const ADVISE_CLEAR_FROM: f64 = 85.0;
+
+/// Starts `homunculus observe` fully detached when it is due. Returns the one-time
+/// advice to clear, if it is time for it.
+fn start_observer(ctx: &HookCtx, kind: Kind, advised: bool) -> Option<Value> {
+    let config = ctx.config();
+    let used = context_used(ctx);
+    if kind == Kind::Stop && used.is_some_and(|u| u < QUIET_BELOW) {
+        return None;
+    }
+    if observer::is_due(&ctx.paths, &config, ctx.now) {
+        let flush_only = used.is_some_and(|u| u >= FLUSH_ONLY_FROM);
+        if let Err(e) = spawn_observe(flush_only) {
+            ctx.log(&format!("cannot start the observer: {e}"));
+        }
+    }
+    if kind == Kind::Stop && !advised && used.is_some_and(|u| u >= ADVISE_CLEAR_FROM) {
+        let _ = memo::update(&ctx.paths, &ctx.sid, |m| m.clear_advised = true);
+        return Some(json!({
+            "systemMessage": "homunculus: the context is over 85% full and what this session taught is saved; a /clear now is wise."
+        }));
+    }
+    None
+}
+
+/// The session's latest context use from the status-line log, if it logs.
+fn context_used(ctx: &HookCtx) -> Option<f64> {
+    let text = std::fs::read_to_string(ctx.paths.logs().join("activity.jsonl")).ok()?;
+    text.lines().rev().find_map(|line| {
+        let v: Value = serde_json::from_str(line).ok()?;
+        (v.get("session_id")?.as_str()? == ctx.sid).then(|| v.get("used_percentage")?.as_f64())?
+    })
+}
+
+/// Runs `homunculus observe` in its own process group with no inherited pipes, so the
+/// hook (and Claude Code waiting on its pipes) can finish at once.
+fn spawn_observe(flush_only: bool) -> std::io::Result<()> {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(std::env::current_exe()?);
+    cmd.arg("observe");
+    if flush_only {
+        cmd.args(["--engine", "builtin"]);
+    }
+    cmd.stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()?;
+    Ok(())
 }
 
 /// The stem of the newest other session summary of this project.

@@ -195,13 +195,16 @@ pub fn changed_lines(before: &str, after: &str) -> (Vec<String>, Vec<String>) {
     (removed, added)
 }
 
-/// Every file under `dir` with its bytes, for before/after comparisons.
-pub fn snapshot_tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+/// Every file under `dir` with its text, for before/after comparisons. Lock files are
+/// left out: taking a lock is not a change.
+pub fn snapshot_tree(dir: &Path) -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let entry = entry.unwrap();
-        if entry.file_type().is_file() {
-            out.push((entry.path().to_path_buf(), fs::read(entry.path()).unwrap()));
+        let path = entry.path();
+        if entry.file_type().is_file() && path.extension().is_none_or(|e| e != "lock") {
+            let text = String::from_utf8_lossy(&fs::read(path).unwrap()).into_owned();
+            out.push((path.to_path_buf(), text));
         }
     }
     out

@@ -1,0 +1,66 @@
+//! `homunculus observe`: run the observer now and say what it learned.
+
+use std::fmt::Write;
+
+use anyhow::Result;
+
+use super::{Ctx, print};
+use crate::cli::{EngineArg, ObserveArgs};
+use crate::config::Config;
+use crate::observer::{self, Engine, Options};
+
+pub fn run(ctx: &Ctx, args: &ObserveArgs) -> Result<()> {
+    ctx.require_memory()?;
+    let config = Config::load(&ctx.paths.config())?;
+    let engine = match args.engine {
+        Some(EngineArg::Llm) => Engine::Llm,
+        Some(EngineArg::Builtin) => Engine::Builtin,
+        None if config.observer.engine == "llm" => Engine::Llm,
+        None => Engine::Builtin,
+    };
+    let opts = Options {
+        engine,
+        dry_run: args.dry_run,
+        force: args.force,
+    };
+    let report = observer::run(&ctx.paths, &config, opts, ctx.now)?;
+    let mut out = String::new();
+    if report.resumed {
+        let _ = writeln!(out, "Finished an interrupted run first.");
+    }
+    if let Some(why) = &report.skipped {
+        let _ = writeln!(out, "Nothing to do: {why}.");
+        return print(&out);
+    }
+    if args.dry_run {
+        let _ = writeln!(
+            out,
+            "Would apply {} operation(s) from {} observations:",
+            report.ops.len(),
+            report.observations
+        );
+        for op in &report.ops {
+            let _ = writeln!(out, "  {}", serde_json::to_string(op)?);
+        }
+    } else {
+        let _ = writeln!(
+            out,
+            "Learned from {} observations: {} change(s).",
+            report.observations,
+            report.changes.len()
+        );
+        for line in &report.changes {
+            let _ = writeln!(out, "  {line}");
+        }
+        if report.committed {
+            let _ = writeln!(out, "Committed to the memory folder's git history.");
+        }
+    }
+    for r in &report.refused {
+        let _ = writeln!(out, "  refused: {r}");
+    }
+    for e in &report.errors {
+        eprintln!("warning: {e}");
+    }
+    print(&out)
+}

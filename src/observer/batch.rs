@@ -1,0 +1,246 @@
+//! Which observations a run reads, and the bookkeeping that makes a run exactly-once:
+//! a byte cursor per pending file (`state/observer/cursors.json`), and an in-flight
+//! record (`state/observer/inflight.json`) of the batch being applied. Observations are
+//! archived and cursors advanced only after the batch's operations are applied; a run
+//! that dies midway is finished by the next one, whose operations are no-ops where
+//! already applied.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::ops::Op;
+use crate::fsutil::{self, IoContext, PathError};
+use crate::observation::Observation;
+use crate::paths::Paths;
+use crate::payload::fnv1a;
+
+fn dir(paths: &Paths) -> PathBuf {
+    paths.state().join("observer")
+}
+
+fn cursors_file(paths: &Paths) -> PathBuf {
+    dir(paths).join("cursors.json")
+}
+
+fn inflight_file(paths: &Paths) -> PathBuf {
+    dir(paths).join("inflight.json")
+}
+
+/// Byte offsets already processed, per pending file name.
+pub type Cursors = BTreeMap<String, u64>;
+
+pub fn read_cursors(paths: &Paths) -> Cursors {
+    fs::read(cursors_file(paths))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+fn write_json<T: Serialize>(path: &std::path::Path, value: &T) -> Result<(), PathError> {
+    if let Some(d) = path.parent() {
+        fsutil::create_private_dir(d)?;
+    }
+    fsutil::atomic_write(path, &serde_json::to_vec_pretty(value).unwrap_or_default())
+}
+
+/// A range of one pending file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Range {
+    pub file: String,
+    pub start: u64,
+    pub end: u64,
+}
+
+/// A batch taken for processing.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Batch {
+    pub id: String,
+    pub ranges: Vec<Range>,
+    #[serde(skip)]
+    pub observations: Vec<Observation>,
+}
+
+/// The batch being applied, with its operations; present only while a run works.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Inflight {
+    pub batch: Batch,
+    pub ops: Vec<Op>,
+    pub engine: String,
+    pub archived: bool,
+}
+
+/// Lines pending after the cursors (what `status` calls pending observations).
+pub fn pending(paths: &Paths) -> usize {
+    let cursors = read_cursors(paths);
+    let Ok(entries) = fs::read_dir(paths.observations()) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let from = cursors.get(&name).copied().unwrap_or(0) as usize;
+            fs::read(e.path())
+                .map(|b| {
+                    b.get(from..)
+                        .map_or(0, |rest| rest.iter().filter(|&&c| c == b'\n').count())
+                })
+                .unwrap_or(0)
+        })
+        .sum()
+}
+
+/// Takes up to `max` complete lines after the cursors, oldest files first.
+pub fn take(paths: &Paths, max: usize) -> Result<Batch, PathError> {
+    let cursors = read_cursors(paths);
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = fs::read_dir(paths.observations())
+        .map(|e| {
+            e.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+                .map(|p| {
+                    (
+                        fs::metadata(&p)
+                            .and_then(|m| m.modified())
+                            .unwrap_or(std::time::UNIX_EPOCH),
+                        p,
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    let mut batch = Batch::default();
+    for (_, path) in files {
+        if batch.observations.len() >= max {
+            break;
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let start = cursors.get(&name).copied().unwrap_or(0);
+        let bytes = fs::read(&path).at("read", &path)?;
+        let Some(rest) = bytes.get(start as usize..) else {
+            continue;
+        };
+        let mut end = start;
+        for line in rest.split_inclusive(|&b| b == b'\n') {
+            // Only complete lines: a hook may be writing the last one right now.
+            if !line.ends_with(b"\n") || batch.observations.len() >= max {
+                break;
+            }
+            end += line.len() as u64;
+            if let Ok(obs) = serde_json::from_slice::<Observation>(line) {
+                batch.observations.push(obs);
+            }
+        }
+        if end > start {
+            batch.ranges.push(Range {
+                file: name,
+                start,
+                end,
+            });
+        }
+    }
+    let key: String = batch
+        .ranges
+        .iter()
+        .map(|r| format!("{}:{}-{};", r.file, r.start, r.end))
+        .collect();
+    batch.id = format!("{:012x}", fnv1a(key.as_bytes()) & 0xffff_ffff_ffff);
+    Ok(batch)
+}
+
+pub fn write_inflight(paths: &Paths, inflight: &Inflight) -> Result<(), PathError> {
+    write_json(&inflight_file(paths), inflight)
+}
+
+pub fn read_inflight(paths: &Paths) -> Option<Inflight> {
+    let bytes = fs::read(inflight_file(paths)).ok()?;
+    let mut inflight: Inflight = serde_json::from_slice(&bytes).ok()?;
+    inflight.batch.observations = Vec::new();
+    Some(inflight)
+}
+
+/// Copies the batch's lines to `observations.archive/<file>` (appending).
+pub fn archive(paths: &Paths, batch: &Batch) -> Result<(), PathError> {
+    fsutil::create_private_dir(&paths.observations_archive())?;
+    for r in &batch.ranges {
+        let source = paths.observations().join(&r.file);
+        let bytes = fs::read(&source).at("read", &source)?;
+        let Some(slice) = bytes.get(r.start as usize..r.end as usize) else {
+            continue;
+        };
+        let target = paths.observations_archive().join(&r.file);
+        let mut f = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&target)
+            .at("open", &target)?;
+        f.write_all(slice).at("append to", &target)?;
+    }
+    Ok(())
+}
+
+/// Moves the cursors past the batch, then drops pending files that were fully read
+/// and have been quiet for an hour (their lines are all in the archive).
+pub fn advance(paths: &Paths, batch: &Batch) -> Result<(), PathError> {
+    let mut cursors = read_cursors(paths);
+    for r in &batch.ranges {
+        let c = cursors.entry(r.file.clone()).or_insert(0);
+        *c = (*c).max(r.end);
+    }
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    cursors.retain(|file, offset| {
+        let path = paths.observations().join(file);
+        match fs::metadata(&path) {
+            Ok(m) if m.len() == *offset && m.modified().is_ok_and(|t| t < hour_ago) => {
+                let _ = fs::remove_file(&path);
+                false
+            }
+            Ok(_) => true,
+            Err(_) => false,
+        }
+    });
+    write_json(&cursors_file(paths), &cursors)?;
+    let _ = fs::remove_file(inflight_file(paths));
+    Ok(())
+}
+
+/// When the observer last ran (unix seconds), and the llm engine's spending.
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RunState {
+    pub last_run: i64,
+    pub llm_day: String,
+    pub llm_chars_today: usize,
+}
+
+pub fn read_state(paths: &Paths) -> RunState {
+    fs::read(dir(paths).join("state.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+pub fn write_state(paths: &Paths, state: &RunState) -> Result<(), PathError> {
+    write_json(&dir(paths).join("state.json"), state)
+}
+
+/// The co-edit and tool-choice ledger of the builtin miners.
+pub fn read_ledger(paths: &Paths) -> super::miners::Ledger {
+    fs::read(dir(paths).join("ledger.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+pub fn write_ledger(paths: &Paths, ledger: &super::miners::Ledger) -> Result<(), PathError> {
+    write_json(&dir(paths).join("ledger.json"), ledger)
+}

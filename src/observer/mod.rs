@@ -1,0 +1,331 @@
+//! The observer: learns from pending observations. One run at a time (an `fs4` lock,
+//! never a PID file); only when due unless forced; a bounded batch; two engines (builtin
+//! miners, or an LLM) producing the same validated operations for one writer; then
+//! promotion and revocation, clustering, session summaries, one log line, and a git
+//! commit when the memory folder is a repository.
+
+pub mod apply;
+pub mod batch;
+pub mod builtin;
+pub mod llm;
+pub mod miners;
+pub mod ops;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde_json::json;
+
+use crate::config::{Config, parse_duration};
+use crate::fsutil::PathError;
+use crate::lock::{FileLock, LockError};
+use crate::memory::{NoteKind, Store, stem};
+use crate::observation::{Event, Observation};
+use crate::paths::Paths;
+use crate::{git, identity, log, memo, project, promotion};
+pub use batch::pending;
+use ops::Op;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ObserverError {
+    #[error(transparent)]
+    Io(#[from] PathError),
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    #[error(transparent)]
+    Identity(#[from] crate::identity::IdentityError),
+    #[error("llm engine: {0}")]
+    Llm(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    Builtin,
+    Llm,
+}
+
+/// How a run was asked for.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub engine: Engine,
+    pub dry_run: bool,
+    /// Run even when not due.
+    pub force: bool,
+}
+
+/// What a run did (or, when `skipped`, why it did nothing).
+#[derive(Debug, Default)]
+pub struct Report {
+    pub skipped: Option<String>,
+    pub observations: usize,
+    pub ops: Vec<Op>,
+    pub refused: Vec<String>,
+    pub changes: Vec<String>,
+    pub errors: Vec<String>,
+    pub promoted: usize,
+    pub revoked: usize,
+    pub committed: bool,
+    pub resumed: bool,
+}
+
+/// Whether the Stop hook should start a run: enough pending and not too soon.
+pub fn is_due(paths: &Paths, config: &Config, now: DateTime<Utc>) -> bool {
+    let state = batch::read_state(paths);
+    let interval =
+        parse_duration(&config.observer.min_interval).unwrap_or(Duration::from_secs(600));
+    now.timestamp() - state.last_run >= interval.as_secs() as i64
+        && pending(paths) >= config.observer.min_observations
+}
+
+/// One observer run.
+pub fn run(
+    paths: &Paths,
+    config: &Config,
+    opts: Options,
+    now: DateTime<Utc>,
+) -> Result<Report, ObserverError> {
+    let _lock = match FileLock::try_acquire_for(&paths.lock("observer"), Duration::ZERO) {
+        Ok(lock) => lock,
+        Err(LockError::Busy(_)) => {
+            return Ok(Report {
+                skipped: Some("another observer run is in progress".into()),
+                ..Report::default()
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let store = Store::new(paths);
+    let mut report = Report::default();
+    if let Some(inflight) = batch::read_inflight(paths).filter(|_| !opts.dry_run) {
+        // A run died midway: finish it before anything new.
+        finish(paths, &store, &inflight, now, &mut report)?;
+        report.resumed = true;
+    }
+    if !opts.force && !report.resumed && !is_due(paths, config, now) {
+        report.skipped = Some(format!(
+            "not due ({} pending; needs {} and {} since the last run; --force runs anyway)",
+            pending(paths),
+            config.observer.min_observations,
+            config.observer.min_interval
+        ));
+        return Ok(report);
+    }
+    let taken = batch::take(paths, config.observer.max_observations)?;
+    report.observations = taken.observations.len();
+    if !taken.ranges.is_empty() {
+        let sessions = by_session(&taken.observations);
+        let instincts = store.instincts().items;
+        let episodes = store.notes(NoteKind::Episode).items;
+        let existing = builtin::Existing {
+            instincts: &instincts,
+            episodes: &episodes,
+        };
+        let mut ledger = batch::read_ledger(paths);
+        let (mut ops, engine) = match opts.engine {
+            Engine::Builtin => {
+                let roots =
+                    |o: &Observation| project::of(&o.cwd).map(|p| p.root.display().to_string());
+                (
+                    builtin::run(&sessions, &roots, &mut ledger, &existing),
+                    "builtin",
+                )
+            }
+            Engine::Llm => {
+                let (ops, refused) = llm::run(paths, config, &taken.observations, &existing, now)?;
+                report.refused = refused;
+                (ops, "llm")
+            }
+        };
+        ops.extend(summaries(paths, &sessions));
+        report.ops = ops.clone();
+        if opts.dry_run {
+            return Ok(report);
+        }
+        batch::write_ledger(paths, &ledger)?;
+        let inflight = batch::Inflight {
+            batch: taken,
+            ops,
+            engine: engine.into(),
+            archived: false,
+        };
+        batch::write_inflight(paths, &inflight)?;
+        finish(paths, &store, &inflight, now, &mut report)?;
+    } else if opts.dry_run {
+        return Ok(report);
+    }
+    after_run(paths, config, &store, now, &mut report)?;
+    Ok(report)
+}
+
+/// Applies an in-flight batch, archives its lines, advances the cursors.
+fn finish(
+    paths: &Paths,
+    store: &Store,
+    inflight: &batch::Inflight,
+    now: DateTime<Utc>,
+    report: &mut Report,
+) -> Result<(), ObserverError> {
+    let applied = apply::apply(
+        store,
+        &inflight.ops,
+        &inflight.batch.id,
+        &inflight.engine,
+        now,
+    );
+    report.changes.extend(applied.changes);
+    report.errors.extend(applied.errors);
+    if !inflight.archived {
+        batch::archive(paths, &inflight.batch)?;
+        let mut done = inflight.clone();
+        done.archived = true;
+        batch::write_inflight(paths, &done)?;
+    }
+    batch::advance(paths, &inflight.batch)?;
+    Ok(())
+}
+
+/// Promotion, revocation, clustering, state, log line, git commit, index update.
+fn after_run(
+    paths: &Paths,
+    config: &Config,
+    store: &Store,
+    now: DateTime<Utc>,
+    report: &mut Report,
+) -> Result<(), ObserverError> {
+    let instincts = store.instincts().items;
+    let plan = promotion::plan(paths, &instincts, now);
+    let applied = promotion::apply(store, &plan, now);
+    for c in &applied.promoted {
+        report.changes.push(format!(
+            "promoted {} → {}",
+            c.instinct.name,
+            paths.relative(&c.conviction).display()
+        ));
+    }
+    for w in &applied.revoked {
+        report
+            .changes
+            .push(format!("revoked {} ({:.2})", w.instinct.name, w.effective));
+    }
+    report.promoted = applied.promoted.len();
+    report.revoked = applied.revoked.len();
+    report
+        .errors
+        .extend(applied.errors.iter().map(|e| e.to_string()));
+    identity::update(paths, |map| {
+        if !applied.promoted.is_empty() {
+            map.insert("last_promotion".into(), json!(identity::stamp(now)));
+        }
+        identity::set_promotion_ready(map, &plan.ready_domains);
+    })?;
+    let mut state = batch::read_state(paths);
+    state.last_run = now.timestamp();
+    batch::write_state(paths, &state)?;
+    log::append(
+        paths,
+        "observer.log",
+        &format!(
+            "{} observed {} observations: {} operations, {} changes, {} promoted, {} revoked, {} errors",
+            identity::stamp(now),
+            report.observations,
+            report.ops.len(),
+            report.changes.len(),
+            report.promoted,
+            report.revoked,
+            report.errors.len()
+        ),
+    );
+    for e in &report.errors {
+        log::append(
+            paths,
+            "observer.log",
+            &format!("{} error: {e}", identity::stamp(now)),
+        );
+    }
+    if config.git.commit && git::is_repo(&paths.root) && !report.changes.is_empty() {
+        let mut message = format!(
+            "homunculus: learned from {} observations\n\n",
+            report.observations
+        );
+        for line in &report.changes {
+            message.push_str(line);
+            message.push('\n');
+        }
+        match git::commit_all(&paths.root, &message) {
+            Ok(committed) => report.committed = committed,
+            Err(e) => log::append(
+                paths,
+                "observer.log",
+                &format!("{} git: {e}", identity::stamp(now)),
+            ),
+        }
+    }
+    let _ = crate::index::sync::note_changed(paths, now.timestamp());
+    Ok(())
+}
+
+/// Observations grouped by session, each in order.
+fn by_session(observations: &[Observation]) -> Vec<Vec<Observation>> {
+    let mut groups: BTreeMap<&str, Vec<Observation>> = BTreeMap::new();
+    for o in observations {
+        groups
+            .entry(o.session_id.as_str())
+            .or_default()
+            .push(o.clone());
+    }
+    groups.into_values().collect()
+}
+
+/// A factual `## Summary` for every session of the batch whose summary file exists.
+fn summaries(paths: &Paths, sessions: &[Vec<Observation>]) -> Vec<Op> {
+    let mut ops = Vec::new();
+    for session in sessions {
+        let Some(first) = session.first() else {
+            continue;
+        };
+        let Some(file) = memo::read(paths, &first.session_id).session_file else {
+            continue;
+        };
+        let name = stem(std::path::Path::new(&file));
+        let all = crate::observation::of_session(paths, &first.session_id);
+        let tools = all.iter().filter(|o| o.tool.is_some()).count();
+        let failures: Vec<&Observation> =
+            all.iter().filter(|o| o.event == Event::Failure).collect();
+        let prompts = all.iter().filter(|o| o.event == Event::Prompt).count();
+        let facts = crate::session::facts(&all, project::of(&first.cwd).as_ref());
+        let mut text = format!(
+            "{tools} tool calls ({}), {} failed, over {prompts} prompts.",
+            facts
+                .tools
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            failures.len()
+        );
+        if !facts.files.is_empty() {
+            text.push_str(&format!(
+                " Edited {} file(s), among them {}.",
+                facts.files.len(),
+                facts
+                    .files
+                    .iter()
+                    .take(3)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        let recoveries = miners::recoveries(&all);
+        if let Some(r) = recoveries.first() {
+            text.push_str(&format!(" Recovered from a failure: {}.", r.title));
+        }
+        ops.push(Op::SummarizeSession {
+            session: name,
+            summary: text,
+        });
+    }
+    ops
+}

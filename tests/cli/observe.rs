@@ -1,0 +1,171 @@
+//! `homunculus observe`: observation streams that must teach (recoveries, corrections,
+//! co-edits) and streams that must not; reinforcement on a second pass; exactly-once
+//! application; git history; the llm engine with a fake `claude`.
+
+use std::fs;
+
+use serde_json::Value;
+
+use crate::common::{TestEnv, fixture};
+
+fn with_observations(names: &[&str]) -> TestEnv {
+    let env = TestEnv::new();
+    env.run(&["init"]).success();
+    for name in names {
+        fs::copy(
+            fixture(&format!("observations/{name}.jsonl")),
+            env.memory().join(format!("observations/{name}.jsonl")),
+        )
+        .unwrap();
+    }
+    env
+}
+
+fn instincts(env: &TestEnv) -> Vec<Value> {
+    env.run(&["status", "--json"]).json()["instincts"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn names(env: &TestEnv) -> Vec<String> {
+    instincts(env)
+        .iter()
+        .map(|i| i["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn three_sessions_teach_recovery_correction_and_coedits() {
+    let env = with_observations(&["session-1", "session-2", "session-3"]);
+    let out = env.run(&["observe"]);
+    out.success();
+    insta::assert_snapshot!("observe_teaches", out.to_string());
+    let all = names(&env);
+    assert_eq!(all.len(), 4, "{all:?}");
+    let recovery =
+        env.read("instincts/personal/testing-cargo-nextest-run-after-cargo-test-fails.md");
+    assert!(
+        recovery.contains("trigger: \"when `cargo test` fails in ledger-svc\""),
+        "{recovery}"
+    );
+    assert!(recovery.contains("confidence: 0.50"));
+    assert!(recovery.contains("project: \"ledger-svc\""));
+    assert!(recovery.contains("source: builtin"));
+    assert!(
+        instincts(&env)
+            .iter()
+            .any(|i| i["trigger"] == "when editing src/schema.rs in ledger-svc")
+    );
+    assert_eq!(
+        env.run(&["status", "--json"]).json()["pending_observations"],
+        0
+    );
+    assert_eq!(
+        fs::read_dir(env.memory().join("observations.archive"))
+            .unwrap()
+            .count(),
+        3
+    );
+    // Nothing pending: the next run is not due, and forcing it changes nothing.
+    let again = env.run(&["observe", "--force"]);
+    again.success();
+    assert!(again.stdout.contains("0 change(s)"), "{again}");
+}
+
+#[test]
+fn must_not_create_anything_from_ordinary_work() {
+    let env = with_observations(&["quiet-1", "quiet-2", "quiet-3"]);
+    env.run(&["observe", "--force"]).success();
+    assert_eq!(names(&env), Vec::<String>::new());
+    let episodes = fs::read_dir(env.memory().join("episodes")).unwrap().count();
+    assert_eq!(episodes, 0);
+}
+
+#[test]
+fn one_sighting_is_an_episode_and_the_third_promotes_it() {
+    let env = with_observations(&["session-1"]);
+    env.run(&["observe", "--force"]).success();
+    assert!(names(&env).is_empty());
+    let episodes: Vec<String> = fs::read_dir(env.memory().join("episodes"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        episodes.len(),
+        2,
+        "a recovery and a correction: {episodes:?}"
+    );
+    for name in ["session-2", "session-3"] {
+        fs::copy(
+            fixture(&format!("observations/{name}.jsonl")),
+            env.memory().join(format!("observations/{name}.jsonl")),
+        )
+        .unwrap();
+    }
+    env.run(&["observe", "--force"]).success();
+    let all = names(&env);
+    assert!(
+        all.iter()
+            .any(|n| n.starts_with("testing-cargo-nextest-run")),
+        "{all:?}"
+    );
+    let left = fs::read_dir(env.memory().join("episodes")).unwrap().count();
+    assert_eq!(left, 0, "promoted episodes are removed");
+}
+
+#[test]
+fn a_pattern_seen_again_reinforces_instead_of_duplicating() {
+    let env = with_observations(&["session-1", "session-2", "session-3"]);
+    env.run(&["observe"]).success();
+    let before = names(&env);
+    for name in ["session-1", "session-2", "session-3"] {
+        let text = fs::read_to_string(fixture(&format!("observations/{name}.jsonl"))).unwrap();
+        fs::write(
+            env.memory()
+                .join(format!("observations/again-{name}.jsonl")),
+            text.replace("session-", "again-"),
+        )
+        .unwrap();
+    }
+    let mut later = env;
+    later.now = "2026-02-21T12:00:00Z".into();
+    let out = later.run(&["observe", "--force"]);
+    out.success();
+    assert_eq!(names(&later), before, "no duplicates");
+    assert!(
+        out.stdout
+            .contains("~ testing-cargo-nextest-run-after-cargo-test-fails 0.50→0.55"),
+        "{out}"
+    );
+}
+
+#[test]
+fn git_history_gets_one_commit_per_run_that_changed_something() {
+    let env = with_observations(&["session-1", "session-2", "session-3"]);
+    env.run(&["init", "--git"]).success();
+    let out = env.run(&["observe"]);
+    assert!(out.stdout.contains("Committed"), "{out}");
+    env.run(&["observe", "--force"]).success();
+    let log = std::process::Command::new("git")
+        .args(["log", "--format=%s%n%b"])
+        .current_dir(env.memory())
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&log.stdout);
+    assert_eq!(log.matches("homunculus: learned from").count(), 1, "{log}");
+    assert!(
+        log.contains("+ testing-cargo-nextest-run-after-cargo-test-fails 0.50"),
+        "{log}"
+    );
+}
+
+#[test]
+fn dry_run_changes_nothing() {
+    let env = with_observations(&["session-1", "session-2", "session-3"]);
+    let before = crate::common::snapshot_tree(&env.memory());
+    let out = env.run(&["observe", "--dry-run", "--force"]);
+    out.success();
+    assert!(out.stdout.contains("\"op\":\"create\""), "{out}");
+    assert_eq!(before, crate::common::snapshot_tree(&env.memory()));
+}
