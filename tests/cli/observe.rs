@@ -169,3 +169,83 @@ fn dry_run_changes_nothing() {
     assert!(out.stdout.contains("\"op\":\"create\""), "{out}");
     assert_eq!(before, crate::common::snapshot_tree(&env.memory()));
 }
+
+fn llm_env() -> (TestEnv, std::path::PathBuf) {
+    let env = with_observations(&["session-1"]);
+    let log = env.home.join("fake-claude.log");
+    let config = format!(
+        "[observer]\nllm_command = \"{}\"\nllm_timeout = \"3s\"\n",
+        fixture("fake-claude").display()
+    );
+    fs::write(env.memory().join("config.toml"), config).unwrap();
+    (env, log)
+}
+
+fn observe_llm(env: &TestEnv, log: &std::path::Path, mode: &str) -> crate::common::Output {
+    let out = env
+        .cmd()
+        .env("FAKE_CLAUDE_MODE", mode)
+        .env("FAKE_CLAUDE_LOG", log)
+        .args(["observe", "--engine", "llm", "--force"])
+        .output()
+        .unwrap();
+    crate::common::Output {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+#[test]
+fn llm_engine_applies_valid_operations() {
+    let (env, log) = llm_env();
+    let out = observe_llm(&env, &log, "good");
+    out.success();
+    assert!(out.stdout.contains("+ testing-run-nextest 0.50"), "{out}");
+    assert!(
+        env.read("instincts/personal/testing-run-nextest.md")
+            .contains("source: llm")
+    );
+    assert_eq!(
+        fs::read_to_string(&log).unwrap(),
+        "observer=1\n",
+        "the child is marked"
+    );
+}
+
+#[test]
+fn llm_engine_refuses_hostile_and_survives_bad_answers() {
+    for mode in ["hostile", "malformed", "prose", "huge"] {
+        let (env, log) = llm_env();
+        let before: Vec<_> = crate::common::snapshot_tree(&env.memory().join("instincts"));
+        let out = observe_llm(&env, &log, mode);
+        out.success();
+        assert_eq!(
+            before,
+            crate::common::snapshot_tree(&env.memory().join("instincts")),
+            "{mode}: {out}"
+        );
+        assert!(!std::path::Path::new("/tmp/pwned.md").exists());
+        if mode == "hostile" {
+            assert_eq!(out.stdout.matches("refused:").count(), 3, "{out}");
+        }
+    }
+}
+
+#[test]
+fn llm_engine_failures_are_errors_and_consume_nothing() {
+    for mode in ["fail", "slow"] {
+        let (env, log) = llm_env();
+        let out = observe_llm(&env, &log, mode);
+        out.failure();
+        assert!(
+            out.stderr.starts_with("error: llm engine:"),
+            "{mode}: {out}"
+        );
+        assert_eq!(
+            env.run(&["status", "--json"]).json()["pending_observations"],
+            9,
+            "{mode}"
+        );
+    }
+}
