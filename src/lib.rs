@@ -33,3 +33,4 @@ pub mod redact;
 pub mod session;
 pub mod settings;
 pub mod templates;
+pub mod transcript;

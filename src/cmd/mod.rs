@@ -6,11 +6,12 @@ mod doctor;
 mod evolve;
 mod export;
 mod feedback;
-mod hook;
+pub(crate) mod hook;
 mod import;
 mod init;
 mod observe;
 mod reindex;
+mod replay;
 mod search;
 mod status;
 mod statusline;
@@ -65,7 +66,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Export(args) => export::run(&ctx, &args),
         Command::Import(args) => import::run(&ctx, &args),
         Command::Observe(args) => observe::run(&ctx, &args),
-        Command::Replay(_) => anyhow::bail!("replay is not available yet"),
+        Command::Replay(args) => replay::run(&ctx, &args),
         Command::Search(args) => search::run(&ctx, &args),
         Command::Reindex => reindex::run(&ctx),
         Command::Watch => watch::run(&ctx),

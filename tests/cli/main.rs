@@ -11,6 +11,7 @@ mod init;
 mod install;
 mod misc;
 mod observe;
+mod replay;
 mod search;
 mod status;
 mod watch;

@@ -39,6 +39,8 @@ pub struct HookCtx {
     pub sid: String,
     pub project: Option<Project>,
     pub event: String,
+    /// Replaying a recorded session: record only; inject nothing, start nothing.
+    pub replay: bool,
 }
 
 impl HookCtx {
@@ -153,7 +155,9 @@ pub fn run(env: &Env, event: &str) -> Result<()> {
         return Ok(());
     };
     let now = env.now().unwrap_or_else(|_| Utc::now());
-    let outcome = catch_unwind(AssertUnwindSafe(|| handle(&paths, now, event, input)));
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        handle(&paths, now, event, input, false)
+    }));
     let answer = match outcome {
         Ok(Ok(answer)) => answer,
         Ok(Err(e)) => {
@@ -173,11 +177,13 @@ pub fn run(env: &Env, event: &str) -> Result<()> {
     Ok(())
 }
 
-fn handle(
+/// Handles one event; `replay` records without injecting or starting the observer.
+pub fn handle(
     paths: &Paths,
     now: DateTime<Utc>,
     event: &str,
     input: Option<Vec<u8>>,
+    replay: bool,
 ) -> Result<Option<Value>> {
     const EVENTS: &[&str] = &[
         "session-start",
@@ -224,6 +230,7 @@ fn handle(
         now,
         payload,
         event: event.to_string(),
+        replay,
     };
     match event {
         "session-start" => session_start::run(&ctx),

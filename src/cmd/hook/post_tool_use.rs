@@ -15,7 +15,7 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
     if let Some(obs) = observation::from_tool_event(&ctx.payload, event, ctx.now) {
         observation::append(&ctx.paths, &obs)?;
     }
-    if event != Event::Post || !EDIT_TOOLS.contains(&ctx.payload.tool_name()) {
+    if ctx.replay || event != Event::Post || !EDIT_TOOLS.contains(&ctx.payload.tool_name()) {
         return Ok(None);
     }
     let Some(file) = ctx.payload.file_path() else {

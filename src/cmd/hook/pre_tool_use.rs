@@ -9,7 +9,7 @@ use crate::recall::render::{self, Budget};
 use crate::{memo, project, recall};
 
 pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
-    let Some(file) = ctx.payload.file_path() else {
+    let Some(file) = ctx.payload.file_path().filter(|_| !ctx.replay) else {
         return Ok(None);
     };
     let relative = ctx

@@ -28,6 +28,9 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
             m.insert("last_session".into(), json!(stamp(ctx.now)));
         })?;
     }
+    if ctx.replay {
+        return Ok(None);
+    }
     let Some((index, reader)) = ctx.index() else {
         return Ok(None);
     };

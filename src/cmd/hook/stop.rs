@@ -57,6 +57,9 @@ pub fn run(ctx: &HookCtx, kind: Kind) -> Result<Option<Value>> {
     identity::update(&ctx.paths, |map| {
         map.insert("last_session".into(), json!(stamp(ctx.now)));
     })?;
+    if ctx.replay {
+        return Ok(None);
+    }
     Ok(start_observer(ctx, kind, m.clear_advised))
 }
 

@@ -16,7 +16,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     }
     let cfg = ctx.config();
     let prompt = ctx.payload.str("prompt").unwrap_or("");
-    if cfg.recall.mode == RecallMode::Off || gate::admit(prompt).is_err() {
+    if ctx.replay || cfg.recall.mode == RecallMode::Off || gate::admit(prompt).is_err() {
         return Ok(None);
     }
     let Some((index, reader)) = ctx.index() else {
