@@ -86,6 +86,7 @@ pub fn build(
                     }
                 }
                 add_censor(&mut doc, fields, i.censor.as_deref());
+                add_opt(&mut doc, fields.command, i.command.as_deref());
                 let state = i.state(DateTime::<Utc>::MIN_UTC);
                 let origin = match state.decayed_until {
                     Some(d) if d > state.last_seen => d,
@@ -105,6 +106,7 @@ pub fn build(
                 add_scope(&mut doc, fields, c.project.as_deref());
                 add_globs(&mut doc, fields, &c.paths);
                 add_censor(&mut doc, fields, c.censor.as_deref());
+                add_opt(&mut doc, fields.command, c.command.as_deref());
                 doc.add_f64(fields.confidence, 1.0);
                 doc.add_i64(fields.created, secs(c.promoted_at));
             }

@@ -7,7 +7,7 @@ use tantivy::schema::{
 
 /// Bumped whenever the schema or the way documents are built changes; an index of
 /// another version is rebuilt.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// Handles to every field.
 #[derive(Debug, Clone, Copy)]
@@ -35,6 +35,8 @@ pub struct Fields {
     pub scope: Field,
     /// `promoted`, `disputed`, `censor-warn`, `censor-block`.
     pub flags: Field,
+    /// A censor's command pattern (regular expression), stored verbatim.
+    pub command: Field,
     pub confidence: Field,
     /// Unix seconds from which decay counts (see `confidence::State`).
     pub decay_origin: Field,
@@ -80,6 +82,7 @@ pub fn build() -> (Schema, Fields) {
         file_keys: b.add_text_field("file_keys", STRING),
         scope: b.add_text_field("scope", STRING),
         flags: b.add_text_field("flags", STRING | STORED),
+        command: b.add_text_field("command", STORED),
         confidence: b.add_f64_field("confidence", FAST | STORED),
         decay_origin: b.add_i64_field("decay_origin", FAST | STORED),
         last_seen: b.add_i64_field("last_seen", FAST | STORED | INDEXED),

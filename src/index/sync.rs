@@ -9,7 +9,7 @@
 //! folder, so every file is re-stat'ed in a sweep: on every sync up to
 //! `SWEEP_ALWAYS_UP_TO` documents, else at most once per `SWEEP_INTERVAL_SECS` (with
 //! `homunculus watch` running, the watcher sees those edits). Hooks sync in bounded mode:
-//! journaled changes only, never a rescan or a sweep.
+//! journaled changes, and rescans of small folders only; never a sweep.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
@@ -36,7 +36,7 @@ const WRITER_WAIT: Duration = Duration::from_millis(50);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// Journaled changes only; folders they do not explain are left for later.
+    /// Journaled changes; folders they do not explain are rescanned only when small.
     Bounded,
     /// Folder mtimes, the journal, and a sweep when one is due.
     Quick,
@@ -162,12 +162,15 @@ pub fn sync(
             (Some(&was), Some(&now)) => changes::explains(&entries, was, now),
             _ => false,
         };
-        if (explained || sweep || mode == Mode::Quick)
+        // Hooks rescan only small folders (convictions, instincts); a large one (the
+        // sessions of years) waits for the next command or `watch`.
+        let may_rescan = mode == Mode::Quick || small(&paths.root.join(dir));
+        if (explained || sweep || may_rescan)
             && let Some(&now) = current.get(dir)
         {
             recorded.insert(dir.clone(), now);
         }
-        if !explained && mode == Mode::Quick {
+        if !explained && may_rescan {
             rescan.push(dir.clone());
         }
     }
@@ -185,6 +188,15 @@ pub fn sync(
     )?;
     changes::finish(&taken);
     Ok(report)
+}
+
+/// A folder hooks may rescan within their time budget.
+const HOOK_RESCAN_LIMIT: usize = 2_000;
+
+fn small(dir: &Path) -> bool {
+    fs::read_dir(dir).map_or(true, |entries| {
+        entries.take(HOOK_RESCAN_LIMIT + 1).count() <= HOOK_RESCAN_LIMIT
+    })
 }
 
 fn write_state(

@@ -37,6 +37,9 @@ pub struct Instinct {
     pub promoted_to: Option<String>,
     pub disputed: bool,
     pub censor: Option<String>,
+    /// A regular expression over shell commands: the instinct applies (as a censor)
+    /// when a Bash call matches it.
+    pub command: Option<String>,
     /// The observer's key for the pattern this instinct stands for (dedup).
     pub pattern: Option<String>,
     pub title: Option<String>,
@@ -71,6 +74,7 @@ impl Instinct {
             promoted_to: f.text("promoted_to")?,
             disputed: f.bool("disputed")?,
             censor: f.text("censor")?,
+            command: f.text("command")?,
             pattern: f.text("pattern")?,
             title: body::title(doc.body()),
             name,
@@ -133,6 +137,7 @@ pub struct Conviction {
     pub project: Option<String>,
     pub paths: Vec<String>,
     pub censor: Option<String>,
+    pub command: Option<String>,
 }
 
 impl Conviction {
@@ -153,6 +158,7 @@ impl Conviction {
             project: f.text("project")?.filter(|p| !p.is_empty()),
             paths: f.list("paths")?,
             censor: f.text("censor")?,
+            command: f.text("command")?,
             path: path.to_path_buf(),
         })
     }

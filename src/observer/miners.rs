@@ -50,7 +50,8 @@ pub fn command_shape(command: &str) -> String {
     words.join(" ")
 }
 
-fn domain_of(text: &str) -> &'static str {
+/// The domain a piece of text most likely belongs to.
+pub fn domain_of(text: &str) -> &'static str {
     let t = text.to_ascii_lowercase();
     let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
     if has(&["test", "pytest", "jest", "nextest", "spec"]) {

@@ -33,6 +33,7 @@ pub struct Item {
     pub date: i64,
     pub globs: Vec<String>,
     pub flags: Vec<String>,
+    pub command: Option<String>,
 }
 
 fn term(field: Field, value: &str) -> Box<dyn Query> {
@@ -109,6 +110,7 @@ fn load(
         date: int(f.last_seen).max(int(f.created)),
         globs: all(f.globs),
         flags: all(f.flags),
+        command: Some(text(f.command)).filter(|c| !c.is_empty()),
         kind,
     })
 }
@@ -337,6 +339,51 @@ pub fn for_path(
         }
     }
     out.sort_by(|a, b| b.confidence.total_cmp(&a.confidence));
+    Ok(out)
+}
+
+/// What a censor does when it fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Warn,
+    /// Deny the call: only a conviction (set by a person) can block.
+    Block,
+}
+
+/// Censors that fire for a tool call: their `command` pattern matches the shell command,
+/// or their `paths` globs match the file. A bad pattern never fires.
+pub fn censors(
+    index: &Index,
+    reader: &IndexReader,
+    command: Option<&str>,
+    file: Option<(&str, &str)>,
+    now: i64,
+) -> Result<Vec<(Item, Verdict)>, IndexError> {
+    let f = index.fields();
+    let searcher = reader.searcher();
+    let query = any_of(f.flags, &["censor-warn", "censor-block"]);
+    let mut out = Vec::new();
+    for (_, address) in searcher.search(&query, &TopDocs::with_limit(500).order_by_score())? {
+        let item = load(&searcher, f, address, now)?;
+        let by_command = match (command, item.command.as_deref()) {
+            (Some(cmd), Some(pattern)) => regex::RegexBuilder::new(pattern)
+                .size_limit(1 << 20)
+                .build()
+                .is_ok_and(|re| re.is_match(crate::payload::clip_chars(cmd, 10_000))),
+            _ => false,
+        };
+        let by_path = file.is_some_and(|(relative, absolute)| {
+            item.globs.iter().any(|g| {
+                Glob::new(g)
+                    .map(|g| g.compile_matcher())
+                    .is_ok_and(|m| m.is_match(relative) || m.is_match(absolute))
+            })
+        });
+        if by_command || by_path {
+            let block = item.kind == "conviction" && item.flags.iter().any(|x| x == "censor-block");
+            out.push((item, if block { Verdict::Block } else { Verdict::Warn }));
+        }
+    }
     Ok(out)
 }
 

@@ -158,6 +158,7 @@ mod tests {
             date: 0,
             globs: vec![],
             flags: vec![],
+            command: None,
         }
     }
 

@@ -94,3 +94,41 @@ fn not_an_export_file() {
         "error: --min-confidence must be between 0 and 1, got 1.5\n"
     );
 }
+
+#[test]
+fn nous_stores_become_inherited_instincts() {
+    let env = TestEnv::new();
+    env.run(&["init"]).success();
+    for store in ["engram", "cortex"] {
+        let file = crate::common::fixture(&format!("nous/{store}.jsonl"));
+        env.run(&["import", file.to_str().unwrap()]).success();
+    }
+    let status = env.run(&["status", "--json"]).json();
+    let items = status["instincts"].as_array().unwrap();
+    assert_eq!(items.len(), 3, "the discarded entry stays out: {items:?}");
+    for item in items {
+        assert!(
+            item["effective_confidence"].as_f64().unwrap() <= 0.5,
+            "{item}"
+        );
+        assert_eq!(item["inherited"], true);
+    }
+    let nextest = items
+        .iter()
+        .find(|i| i["action"].as_str().unwrap().contains("nextest"))
+        .unwrap();
+    assert_eq!(nextest["domain"], "testing");
+    let path = nextest["path"]
+        .as_str()
+        .unwrap()
+        .replace("$HOME", env.home.to_str().unwrap());
+    let text = fs::read_to_string(path).unwrap();
+    assert!(
+        text.contains("source: import") && text.contains("project: \"ledger-svc\""),
+        "{text}"
+    );
+    // Importing the same store again adds nothing.
+    let file = crate::common::fixture("nous/engram.jsonl");
+    let again = env.run(&["import", file.to_str().unwrap()]);
+    assert!(again.stdout.contains("Imported 0 instinct(s)"), "{again}");
+}

@@ -328,3 +328,42 @@ fn a_hook_creates_a_missing_memory_folder() {
         "hooks never touch settings"
     );
 }
+
+#[test]
+fn censors_warn_and_block() {
+    let env = ready();
+    std::fs::write(
+        env.memory().join("convictions/git-no-force-push.md"),
+        "---\nname: \"no-force-push\"\naction: \"never force-push to main; open a PR\"\ndomain: git\ncensor: block\ncommand: \"git push .*--force\"\n---\n\n# No force push\n",
+    )
+    .unwrap();
+    std::fs::write(
+        env.instinct("security-migrations-review"),
+        "---\ntrigger: \"when editing migrations\"\naction: \"ask for a review first\"\nconfidence: 0.6\ndomain: security\ncensor: block\npaths: [\"src/storage/**\"]\n---\n\n# Review migrations\n",
+    )
+    .unwrap();
+    let push = env.payload("post_tool_use_bash").replace(
+        "cargo nextest run -p ledger-core parse_amount",
+        "git push origin main --force",
+    );
+    let out = env.hook_raw("pre-tool-use", push.replace("PostToolUse", "PreToolUse"));
+    let v: Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out}"
+    );
+    assert!(
+        v["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("never force-push")
+    );
+    // An instinct cannot block: it warns, on every matching call.
+    for _ in 0..2 {
+        let text = context(&env.hook("pre-tool-use", "pre_tool_use_edit"), "PreToolUse");
+        assert!(text.contains("homunculus warning"), "{text}");
+        assert!(text.contains("ask for a review first"), "{text}");
+    }
+    // A harmless command passes untouched.
+    silent(&env.hook("pre-tool-use", "post_tool_use_bash"));
+}

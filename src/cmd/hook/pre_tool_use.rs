@@ -1,42 +1,82 @@
-//! PreToolUse (Read, Edit, Write, ...): instincts and convictions whose `paths` globs
-//! match the file, each once per session.
+//! PreToolUse: censors first (a `censor: block` conviction denies the call with itself
+//! as the reason; `censor: warn` items are injected as warnings), then, for file tools,
+//! instincts and convictions whose `paths` globs match the file, each once per session.
 
 use anyhow::Result;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::HookCtx;
 use crate::recall::render::{self, Budget};
+use crate::recall::{Item, Verdict};
 use crate::{memo, project, recall};
 
 pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
-    let Some(file) = ctx.payload.file_path().filter(|_| !ctx.replay) else {
+    if ctx.replay {
         return Ok(None);
-    };
-    let relative = ctx
-        .project
-        .as_ref()
-        .map_or_else(|| file.to_string(), |p| project::relative_to(p, file));
+    }
+    let file = ctx.payload.file_path();
+    let command = ctx.payload.str("tool_input/command");
+    if file.is_none() && command.is_none() {
+        return Ok(None);
+    }
+    let relative = file.map(|f| {
+        ctx.project
+            .as_ref()
+            .map_or_else(|| f.to_string(), |p| project::relative_to(p, f))
+    });
     let Some((index, reader)) = ctx.index() else {
         return Ok(None);
     };
-    let seen = memo::read(&ctx.paths, &ctx.sid).injected;
-    let items: Vec<_> = recall::for_path(&index, &reader, &relative, file, ctx.now.timestamp())?
-        .into_iter()
-        .filter(|i| !seen.contains(&i.id))
-        .collect();
-    if items.is_empty() {
-        return Ok(None);
+    let now = ctx.now.timestamp();
+    let paths = relative.as_deref().zip(file);
+    let fired = recall::censors(&index, &reader, command, paths, now)?;
+    if let Some((item, _)) = fired.iter().find(|(_, v)| *v == Verdict::Block) {
+        ctx.log_injection(std::slice::from_ref(&item.id), item.action.len(), "block");
+        return Ok(Some(json!({
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": format!("homunculus conviction {}: {}", item.name, item.action),
+            }
+        })));
     }
     let cfg = ctx.config();
     let budget = Budget {
         total: cfg.context.prompt_chars,
         item: cfg.context.item_chars,
     };
-    let (text, ids) = render::items(
-        &format!("## homunculus: memories for {relative}"),
-        &items,
-        budget,
-    );
-    ctx.remember_new(ids.clone());
+    let seen = memo::read(&ctx.paths, &ctx.sid).injected;
+    let warnings: Vec<Item> = fired.into_iter().map(|(item, _)| item).collect();
+    let mut items: Vec<Item> = match (&relative, file) {
+        (Some(rel), Some(abs)) => recall::for_path(&index, &reader, rel, abs, now)?,
+        _ => Vec::new(),
+    };
+    items.retain(|i| !seen.contains(&i.id) && !warnings.iter().any(|w| w.id == i.id));
+    let mut text = String::new();
+    let mut ids = Vec::new();
+    if !warnings.is_empty() {
+        // Warnings repeat: they guard every matching call, not just the first.
+        let (t, w) = render::items(
+            "## homunculus warning (a censor matched this call)",
+            &warnings,
+            budget,
+        );
+        text.push_str(&t);
+        ids.extend(w);
+    }
+    if !items.is_empty() {
+        let target = relative.as_deref().unwrap_or("this call");
+        let (t, new) = render::items(
+            &format!("## homunculus: memories for {target}"),
+            &items,
+            budget,
+        );
+        text.push_str(&t);
+        ctx.remember_new(new.clone());
+        ids.extend(new);
+    }
+    if ids.is_empty() {
+        return Ok(None);
+    }
     Ok(Some(ctx.inject("PreToolUse", &text, &ids)))
 }

@@ -8,6 +8,8 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use super::export::FORMAT;
+
+mod nous;
 use super::{Ctx, print, reindex_changed, stamp};
 use crate::fsutil;
 use crate::memory::{
@@ -20,23 +22,24 @@ const IMPORT_CAP: f64 = 0.5;
 pub fn run(ctx: &Ctx, args: &crate::cli::ImportArgs) -> Result<()> {
     ctx.require_memory()?;
     let text = fsutil::read_text(&args.file)?;
-    let value: Value = serde_json::from_str(&text).with_context(|| {
-        format!(
-            "{}: not a homunculus export (invalid JSON)",
-            args.file.display()
-        )
-    })?;
-    if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
-        bail!(
+    let entries = match serde_json::from_str::<Value>(&text) {
+        Ok(value) if value.get("format").and_then(Value::as_str) == Some(FORMAT) => value
+            .get("instincts")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default(),
+        Ok(value) if value.get("content").is_some() => nous::entries(&text, ctx.now)?,
+        Ok(_) => bail!(
             "{}: not a homunculus export (no \"format\": \"{FORMAT}\")",
             args.file.display()
-        );
-    }
-    let entries = value
-        .get("instincts")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+        ),
+        Err(_) => nous::entries(&text, ctx.now).with_context(|| {
+            format!(
+                "{}: neither a homunculus export nor a Nous store (engram.jsonl, cortex.jsonl)",
+                args.file.display()
+            )
+        })?,
+    };
     let store = Store::new(&ctx.paths);
     let source = args
         .file
