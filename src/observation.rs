@@ -125,6 +125,11 @@ pub fn error_excerpt(text: &str, max: usize) -> String {
         "timed out",
         "timeout",
         "undefined",
+        "***",
+        "no rule",
+        "denied",
+        "unknown",
+        "invalid",
     ];
     let mut picked: Vec<&str> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -133,6 +138,18 @@ pub fn error_excerpt(text: &str, max: usize) -> String {
         if SIGNALS.iter().any(|s| lower.contains(s)) && seen.insert(line) {
             picked.push(line);
         }
+    }
+    // An exit code alone says little: the last lines of the output usually say why.
+    if picked
+        .iter()
+        .all(|l| l.to_ascii_lowercase().starts_with("exit code"))
+    {
+        let tail: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !picked.contains(l))
+            .collect();
+        picked.extend(tail.iter().rev().take(2).rev());
     }
     let joined = if picked.is_empty() {
         text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -284,5 +301,15 @@ mod tests {
         );
         assert!(e.contains("FAILED"), "{e}");
         assert!(e.chars().count() <= ERROR_CHARS);
+        let make = error_excerpt(
+            "Exit code 2\nmake: *** No rule to make target 'test'.  Stop.\n",
+            ERROR_CHARS,
+        );
+        assert_eq!(
+            make,
+            "Exit code 2 | make: *** No rule to make target 'test'.  Stop."
+        );
+        let terse = error_excerpt("Exit code 1\nsomething odd happened\n", ERROR_CHARS);
+        assert_eq!(terse, "Exit code 1 | something odd happened");
     }
 }
