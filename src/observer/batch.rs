@@ -71,6 +71,10 @@ pub struct Inflight {
     pub ops: Vec<Op>,
     pub engine: String,
     pub archived: bool,
+    /// The archive files' sizes before this batch was appended: a resumed run cuts them
+    /// back first, so a crash mid-append never archives a line twice.
+    #[serde(default)]
+    pub archive_sizes: Option<BTreeMap<String, u64>>,
 }
 
 /// Lines pending after the cursors (what `status` calls pending observations).
@@ -168,9 +172,37 @@ pub fn read_inflight(paths: &Paths) -> Option<Inflight> {
     Some(inflight)
 }
 
-/// Copies the batch's lines to `observations.archive/<file>` (appending).
-pub fn archive(paths: &Paths, batch: &Batch) -> Result<(), PathError> {
+/// The current sizes of the archive files a batch appends to.
+pub fn archive_sizes(paths: &Paths, batch: &Batch) -> BTreeMap<String, u64> {
+    batch
+        .ranges
+        .iter()
+        .map(|r| {
+            let size =
+                fs::metadata(paths.observations_archive().join(&r.file)).map_or(0, |m| m.len());
+            (r.file.clone(), size)
+        })
+        .collect()
+}
+
+/// Copies the batch's lines to `observations.archive/<file>` (appending), after cutting
+/// each archive file back to `sizes` (what it held before this batch).
+pub fn archive(
+    paths: &Paths,
+    batch: &Batch,
+    sizes: &BTreeMap<String, u64>,
+) -> Result<(), PathError> {
     fsutil::create_private_dir(&paths.observations_archive())?;
+    for (file, size) in sizes {
+        let target = paths.observations_archive().join(file);
+        if fs::metadata(&target).is_ok_and(|m| m.len() > *size) {
+            let f = fs::OpenOptions::new()
+                .write(true)
+                .open(&target)
+                .at("open", &target)?;
+            f.set_len(*size).at("truncate", &target)?;
+        }
+    }
     for r in &batch.ranges {
         let source = paths.observations().join(&r.file);
         let bytes = fs::read(&source).at("read", &source)?;

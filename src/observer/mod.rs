@@ -148,6 +148,7 @@ pub fn run(
             ops,
             engine: engine.into(),
             archived: false,
+            archive_sizes: None,
         };
         batch::write_inflight(paths, &inflight)?;
         finish(paths, &store, &inflight, now, &mut report)?;
@@ -176,8 +177,19 @@ fn finish(
     report.changes.extend(applied.changes);
     report.errors.extend(applied.errors);
     if !inflight.archived {
-        batch::archive(paths, &inflight.batch)?;
+        let sizes = match &inflight.archive_sizes {
+            Some(sizes) => sizes.clone(),
+            None => {
+                let sizes = batch::archive_sizes(paths, &inflight.batch);
+                let mut noted = inflight.clone();
+                noted.archive_sizes = Some(sizes.clone());
+                batch::write_inflight(paths, &noted)?;
+                sizes
+            }
+        };
+        batch::archive(paths, &inflight.batch, &sizes)?;
         let mut done = inflight.clone();
+        done.archive_sizes = Some(sizes);
         done.archived = true;
         batch::write_inflight(paths, &done)?;
     }
