@@ -31,7 +31,7 @@ fn replay(start: f64, ops: &[Feedback], now: DateTime<Utc>) -> f64 {
 #[test]
 fn concurrency() {
     let n: usize = if full() { 200 } else { 25 };
-    let home = Home::new();
+    let home = Home::initialised();
     let project = home.home.join("src/ledger");
     std::fs::create_dir_all(project.join(".git")).unwrap();
     home.write_instinct("general-alpha", 0.50);

@@ -11,7 +11,7 @@ use super::{Home, Rng, full, payload};
 #[test]
 fn crash() {
     let trials: usize = if full() { 200 } else { 20 };
-    let home = Home::new();
+    let home = Home::initialised();
     let project = home.home.join("src/ledger");
     std::fs::create_dir_all(project.join(".git")).unwrap();
     for (name, c) in [

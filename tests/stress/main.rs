@@ -27,7 +27,7 @@ pub struct Home {
 }
 
 impl Home {
-    pub fn new() -> Self {
+    pub fn initialised() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let home = dir.path().join("home");
         fs::create_dir_all(&home).unwrap();
