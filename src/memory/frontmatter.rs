@@ -241,13 +241,22 @@ impl Document {
             .iter()
             .position(|l| top_level_key(self.line_text(l)) == Some(key))?;
         let (span, _) = value_span(self.line_text(&lines[first]), key);
-        let empty_value = span.is_empty();
+        // A value on the key's own line is the whole value as far as edits go: were it a
+        // multi-line scalar, the edit would not read back and is refused, so no line is
+        // ever dropped (found by property tests).
+        if !span.is_empty() {
+            return Some(first..first + 1);
+        }
+        let empty_value = true;
         let mut end = first + 1;
         let mut probe = first + 1;
         while probe < lines.len() {
             let text = self.line_text(&lines[probe]);
-            let continues = text.starts_with([' ', '\t'])
-                || (empty_value && (text == "-" || text.starts_with("- ")));
+            // A whitespace-only line is blank, not a continuation (found by fuzzing).
+            let blank = text.trim().is_empty();
+            let continues = !blank
+                && (text.starts_with([' ', '\t'])
+                    || (empty_value && (text == "-" || text.starts_with("- "))));
             if continues {
                 end = probe + 1;
             } else if !text.trim().is_empty() {

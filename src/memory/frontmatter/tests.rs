@@ -200,3 +200,33 @@ fn empty_frontmatter_accepts_keys() {
     d.set("confidence", &Scalar::Number(0.3), &[]).unwrap();
     assert_eq!(d.text(), "---\nconfidence: 0.30\n---\nbody\n");
 }
+
+/// Regression (property tests): indented lines after a key with a value were taken for
+/// part of that value and dropped by the edit. Now the edit touches only the key's
+/// line, or is refused when that would not read back.
+#[test]
+fn lines_after_a_single_line_value_are_never_dropped() {
+    for text in [
+        "---\nconfidence: 0.65   # tuned\n\t\n---\n\n",
+        "---\nconfidence: 0.65   # tuned\n\t\u{a1}\n---\n\n",
+    ] {
+        let Ok(mut d) = Document::parse(text.to_string()) else {
+            continue;
+        };
+        match d.set("confidence", &Scalar::Number(0.0), &[]) {
+            Ok(()) => assert_eq!(d.text(), text.replace("0.65", "0.00")),
+            Err(_) => assert_eq!(d.text(), text),
+        }
+    }
+    let mut multi = doc("---\ntrigger: first part\n  second part\nconfidence: 0.5\n---\n");
+    assert!(
+        multi
+            .set("trigger", &Scalar::Text("new".into()), &[])
+            .is_err(),
+        "a multi-line scalar is refused, not cut"
+    );
+    assert_eq!(
+        multi.text(),
+        "---\ntrigger: first part\n  second part\nconfidence: 0.5\n---\n"
+    );
+}
