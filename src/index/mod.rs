@@ -87,9 +87,24 @@ impl Index {
         fields: Fields,
     ) -> Result<Self, IndexError> {
         let dir = tantivy_dir(paths);
-        // The index is a cache: whatever is there is discarded.
+        // The index is a cache: whatever is there is discarded. Readers of other processes
+        // may still create lock files in it, so it is first renamed out of the way (atomic)
+        // and then removed on a best-effort basis (found by the concurrency harness).
         if dir.exists() {
-            std::fs::remove_dir_all(&dir).map_err(|e| PathError::new("remove", &dir, e))?;
+            let nanos = chrono::Utc::now().timestamp_nanos_opt().unwrap_or(0);
+            let old = paths
+                .index()
+                .join(format!("old-{}-{nanos}", std::process::id()));
+            std::fs::rename(&dir, &old).map_err(|e| PathError::new("move aside", &dir, e))?;
+        }
+        for entry in std::fs::read_dir(paths.index())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if entry.file_name().to_string_lossy().starts_with("old-") {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
         }
         let _ = std::fs::remove_file(sync::dirs_file(paths));
         let _ = std::fs::remove_file(paths.index().join("queue"));

@@ -174,3 +174,32 @@ fn reindex_reports_count() {
     out.success();
     assert!(out.stdout.starts_with("Indexed 7 files in "), "{out}");
 }
+
+/// Regression (concurrency harness): `reindex` removed the index folder while readers
+/// in other processes were creating their lock files in it, and failed with "Directory
+/// not empty". It now moves the old index aside first.
+#[test]
+fn reindex_while_others_read() {
+    let env = TestEnv::with_memory("bash-era");
+    env.run(&["reindex"]).success();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for _ in 0..30 {
+                let out = env.run(&["search", "autostash"]);
+                assert_eq!(out.code, 0, "{out}");
+            }
+        });
+        for _ in 0..8 {
+            env.run(&["reindex"]).success();
+        }
+    });
+    let leftovers: Vec<_> = fs::read_dir(env.memory().join(".index"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("old-"))
+        .collect();
+    assert!(
+        leftovers.len() <= 1,
+        "old indexes are cleaned up: {leftovers:?}"
+    );
+}
