@@ -4,11 +4,10 @@
 //! rescanning the folder. A lost or partial journal only costs a rescan.
 
 use std::fs;
-use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use crate::fsutil::{self, IoContext, PathError};
+use crate::fsutil::{self, PathError};
 use crate::paths::Paths;
 
 /// One recorded change.
@@ -65,13 +64,7 @@ fn append(file: &Path, line: &str) -> Result<(), PathError> {
     if let Some(dir) = file.parent() {
         fsutil::create_private_dir(dir)?;
     }
-    let mut f = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(file)
-        .at("open", file)?;
-    // One write call per line: concurrent appenders do not interleave within it.
-    f.write_all(line.as_bytes()).at("append to", file)
+    fsutil::append(file, line.as_bytes())
 }
 
 /// Whether any change is waiting.

@@ -84,6 +84,30 @@ pub fn atomic_write(path: &Path, contents: &[u8]) -> Result<(), PathError> {
     Ok(())
 }
 
+/// Appends `bytes` to `path` in one write (concurrent appenders never interleave within
+/// it), creating the file 0600. Never follows a symlink, neither at `path` nor at its
+/// folder, so a link planted in the memory folder cannot redirect a write outside it.
+pub fn append(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    if let Some(dir) = path.parent()
+        && fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink())
+    {
+        return Err(PathError::new(
+            "append to",
+            path,
+            io::Error::new(io::ErrorKind::InvalidInput, "its folder is a symlink"),
+        ));
+    }
+    let mut f = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .at("open", path)?;
+    f.write_all(bytes).at("append to", path)
+}
+
 /// Writes `contents` to `path` only if no file exists there yet. Returns whether it wrote.
 pub fn write_new(path: &Path, contents: &[u8]) -> Result<bool, PathError> {
     if fs::symlink_metadata(path).is_ok() {
@@ -163,6 +187,28 @@ mod tests {
         atomic_write(&link, b"new").unwrap();
         assert_eq!(fs::read_to_string(&outside).unwrap(), "keep");
         assert!(fs::symlink_metadata(&link).unwrap().file_type().is_file());
+    }
+
+    #[test]
+    fn append_never_follows_symlinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside.txt");
+        fs::write(&outside, "keep").unwrap();
+        let link = dir.path().join("obs.jsonl");
+        std::os::unix::fs::symlink(&outside, &link).unwrap();
+        assert!(append(&link, b"x\n").is_err());
+        let linked_dir = dir.path().join("linked");
+        std::os::unix::fs::symlink(dir.path(), &linked_dir).unwrap();
+        assert!(append(&linked_dir.join("a.jsonl"), b"x\n").is_err());
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "keep");
+        let plain = dir.path().join("plain.jsonl");
+        append(&plain, b"a\n").unwrap();
+        append(&plain, b"b\n").unwrap();
+        assert_eq!(fs::read_to_string(&plain).unwrap(), "a\nb\n");
+        assert_eq!(
+            fs::metadata(&plain).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
 
     #[test]

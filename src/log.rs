@@ -3,7 +3,6 @@
 //! effort: logging never fails the caller.
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
@@ -20,9 +19,7 @@ pub fn append(paths: &Paths, name: &str, line: &str) {
     rotate(&file, MAX_BYTES);
     let mut text = line.replace('\n', " ");
     text.push('\n');
-    if let Ok(mut f) = fs::OpenOptions::new().create(true).append(true).open(&file) {
-        let _ = f.write_all(text.as_bytes());
-    }
+    let _ = crate::fsutil::append(&file, text.as_bytes());
 }
 
 /// `logs/hooks.log`: `<ts> <event> <message>`.

@@ -6,6 +6,10 @@ use clap::Parser;
 use homunculus::cli::Cli;
 
 fn main() -> ExitCode {
+    // Everything we create is private to the user: folders 0700, files 0600, including
+    // the files Tantivy writes.
+    // SAFETY: umask only sets the process's file-creation mask; it cannot fail.
+    unsafe { libc::umask(0o077) };
     let cli = Cli::parse();
     match homunculus::cmd::run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,13 +3,12 @@
 //! redacted and sizes bounded; noisy read-only shell commands are not recorded.
 
 use std::fs;
-use std::io::Write;
 use std::path::PathBuf;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::fsutil::{self, IoContext, PathError};
+use crate::fsutil::{self, PathError};
 use crate::paths::Paths;
 use crate::payload::{Payload, clip_chars};
 use crate::project;
@@ -238,12 +237,7 @@ pub fn append(paths: &Paths, obs: &Observation) -> Result<(), PathError> {
     fsutil::create_private_dir(&paths.observations())?;
     let mut line = serde_json::to_string(obs).unwrap_or_default();
     line.push('\n');
-    let mut f = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&file)
-        .at("open", &file)?;
-    f.write_all(line.as_bytes()).at("append to", &file)
+    fsutil::append(&file, line.as_bytes())
 }
 
 /// Every observation of a session, pending and archived, in order. Lines that do not

@@ -56,13 +56,14 @@ fn record(ctx: &Ctx, payload: &Payload) {
         "transcript_path": payload.str("transcript_path"),
     });
     let file = ctx.paths.logs().join("activity.jsonl");
-    if let Ok(mut f) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&file)
-    {
-        let _ = writeln!(f, "{line}");
-    }
+    let _ = crate::fsutil::append(
+        &file,
+        format!(
+            "{line}
+"
+        )
+        .as_bytes(),
+    );
     // Rotation: cheap check by size first (1000 short lines are well under 400 KB).
     if std::fs::metadata(&file).is_ok_and(|m| m.len() > 150 * 1024) {
         let text = std::fs::read_to_string(&file).unwrap_or_default();

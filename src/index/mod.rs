@@ -181,10 +181,15 @@ pub fn resilient<T>(
         let (index, report) = open_synced(paths, now_unix)?;
         Ok((work(&index)?, report))
     };
-    match quietly(&attempt) {
-        Some(Ok(done)) => return Ok(done),
-        Some(Err(IndexError::Tantivy(_))) | None => {}
-        Some(Err(e)) => return Err(e),
+    // A concurrent `reindex` can replace the index under a reader: try again a few
+    // times before concluding the index is damaged.
+    for pause in [0, 20, 100] {
+        std::thread::sleep(std::time::Duration::from_millis(pause));
+        match quietly(&attempt) {
+            Some(Ok(done)) => return Ok(done),
+            Some(Err(IndexError::Tantivy(_))) | None => {}
+            Some(Err(e)) => return Err(e),
+        }
     }
     let mut report = rebuild(paths, now_unix, &mut |_, _| {})?;
     report.rebuilt = true;

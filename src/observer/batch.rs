@@ -7,7 +7,6 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -210,12 +209,7 @@ pub fn archive(
             continue;
         };
         let target = paths.observations_archive().join(&r.file);
-        let mut f = fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&target)
-            .at("open", &target)?;
-        f.write_all(slice).at("append to", &target)?;
+        fsutil::append(&target, slice)?;
     }
     Ok(())
 }

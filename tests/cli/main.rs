@@ -13,6 +13,7 @@ mod misc;
 mod observe;
 mod replay;
 mod search;
+mod security;
 mod status;
 mod watch;
 

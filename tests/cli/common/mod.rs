@@ -73,6 +73,13 @@ impl TestEnv {
         cmd
     }
 
+    /// `path` relative to the memory folder.
+    pub fn paths_relative(&self, path: &Path) -> PathBuf {
+        path.strip_prefix(self.memory())
+            .unwrap_or(path)
+            .to_path_buf()
+    }
+
     /// A scratch git project the hook payloads point at (`$PROJECT`).
     pub fn project(&self) -> PathBuf {
         let dir = self.home.join("src/ledger-svc");
