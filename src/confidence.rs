@@ -80,8 +80,7 @@ impl State {
     /// The confidence in force at `now`. Decay stops at the floor and never raises a
     /// value that is already below it.
     pub fn effective(&self, now: DateTime<Utc>) -> f64 {
-        let decayed = self.confidence - DECAY_PER_WEEK * self.weeks_idle(now) as f64;
-        round2(decayed.max(FLOOR.min(self.confidence)))
+        effective_at(self.confidence, self.origin().timestamp(), now.timestamp())
     }
 
     /// The decay origin after folding the weeks counted at `now` into the value: the
@@ -139,6 +138,13 @@ impl State {
         // round2 makes the floor an exact value, so equality is meaningful here.
         (update, confidence <= FLOOR)
     }
+}
+
+/// Effective confidence from the plain numbers the index stores: a confidence and the
+/// unix second decay counts from.
+pub fn effective_at(confidence: f64, decay_origin: i64, now: i64) -> f64 {
+    let weeks = ((now - decay_origin) / WEEK).max(0) as f64;
+    round2((confidence - DECAY_PER_WEEK * weeks).max(FLOOR.min(confidence)))
 }
 
 /// The facts promotion looks at.

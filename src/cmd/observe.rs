@@ -9,6 +9,22 @@ use crate::cli::{EngineArg, ObserveArgs};
 use crate::config::Config;
 use crate::observer::{self, Engine, Options};
 
+/// What a run learned, one change a line, for `observe` and `replay`.
+pub fn learned(report: &observer::Report) -> String {
+    let mut out = format!(
+        "Learned from {} observations: {} change(s).\n",
+        report.observations,
+        report.changes.len()
+    );
+    for line in &report.changes {
+        let _ = writeln!(out, "  {line}");
+    }
+    if report.committed {
+        let _ = writeln!(out, "Committed to the memory folder's git history.");
+    }
+    out
+}
+
 pub fn run(ctx: &Ctx, args: &ObserveArgs) -> Result<()> {
     ctx.require_memory()?;
     let config = Config::load(&ctx.paths.config())?;
@@ -43,18 +59,7 @@ pub fn run(ctx: &Ctx, args: &ObserveArgs) -> Result<()> {
             let _ = writeln!(out, "  {}", serde_json::to_string(op)?);
         }
     } else {
-        let _ = writeln!(
-            out,
-            "Learned from {} observations: {} change(s).",
-            report.observations,
-            report.changes.len()
-        );
-        for line in &report.changes {
-            let _ = writeln!(out, "  {line}");
-        }
-        if report.committed {
-            let _ = writeln!(out, "Committed to the memory folder's git history.");
-        }
+        out.push_str(&learned(&report));
     }
     for r in &report.refused {
         let _ = writeln!(out, "  refused: {r}");

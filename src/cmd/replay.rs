@@ -119,14 +119,7 @@ pub fn run(ctx: &Ctx, args: &ReplayArgs) -> Result<()> {
     if skipped > 0 {
         let _ = write!(out, " ({skipped} unreadable or too large, skipped)");
     }
-    let _ = writeln!(
-        out,
-        ".\nLearned from {} observations: {} change(s).",
-        report.observations,
-        report.changes.len()
-    );
-    for line in &report.changes {
-        let _ = writeln!(out, "  {line}");
-    }
+    out.push_str(".\n");
+    out.push_str(&super::observe::learned(&report));
     print(&out)
 }

@@ -54,11 +54,9 @@ impl Index {
     pub fn open(paths: &Paths) -> Result<(Self, bool), IndexError> {
         let dir = tantivy_dir(paths);
         let (schema, fields) = schema::build();
-        let current = fsutil::read_text(&version_file(paths))
-            .ok()
-            .and_then(|v| v.trim().parse::<u32>().ok())
-            == Some(schema::VERSION);
-        if current && let Some(inner) = open_existing(&dir, &schema) {
+        if is_current(paths)
+            && let Some(inner) = open_existing(&dir, &schema)
+        {
             return Ok((Self::wrap(inner, fields, dir), false));
         }
         // Recreate under the writer lock, unless another process just did.
@@ -73,11 +71,7 @@ impl Index {
     pub fn open_current(paths: &Paths) -> Option<Self> {
         let dir = tantivy_dir(paths);
         let (schema, fields) = schema::build();
-        let current = fsutil::read_text(&version_file(paths))
-            .ok()
-            .and_then(|v| v.trim().parse::<u32>().ok())
-            == Some(schema::VERSION);
-        let inner = open_existing(&dir, &schema).filter(|_| current)?;
+        let inner = open_existing(&dir, &schema).filter(|_| is_current(paths))?;
         Some(Self::wrap(inner, fields, dir))
     }
 
@@ -137,6 +131,14 @@ impl Index {
     pub fn dir(&self) -> &Path {
         &self.dir
     }
+}
+
+/// Whether the index on disk was built by this version's schema and documents.
+fn is_current(paths: &Paths) -> bool {
+    fsutil::read_text(&version_file(paths))
+        .ok()
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        == Some(schema::VERSION)
 }
 
 fn open_existing(dir: &Path, schema: &tantivy::schema::Schema) -> Option<tantivy::Index> {

@@ -10,7 +10,6 @@ use tantivy::{DocId, IndexReader, Score, SegmentReader, TantivyDocument, Term};
 
 use super::schema::{BOOSTS, Fields};
 use super::{Index, IndexError};
-use crate::confidence::{DECAY_PER_WEEK, FLOOR};
 
 /// Filters and limits for one search.
 #[derive(Debug, Clone)]
@@ -94,9 +93,7 @@ fn confidence_factor(confidence: f64, decay_origin: i64, now_unix: i64) -> f32 {
     if confidence <= 0.0 {
         return 1.0;
     }
-    let weeks = ((now_unix - decay_origin) / (7 * 24 * 3600)).max(0) as f64;
-    let effective = (confidence - DECAY_PER_WEEK * weeks).max(FLOOR.min(confidence));
-    (0.75 + 0.5 * effective) as f32
+    (0.75 + 0.5 * crate::confidence::effective_at(confidence, decay_origin, now_unix)) as f32
 }
 
 /// The top `limit` documents for `query`, BM25 scaled by confidence, with scores.
@@ -151,25 +148,7 @@ pub fn search(
         return Ok(Vec::new());
     };
     let searcher = reader.searcher();
-    let now = opts.now_unix;
-    let collector =
-        TopDocs::with_limit(opts.limit.max(1)).tweak_score(move |segment: &SegmentReader| {
-            let fast = segment.fast_fields();
-            let conf = fast
-                .f64("confidence")
-                .ok()
-                .map(|c| c.first_or_default_col(0.0));
-            let origin = fast
-                .i64("decay_origin")
-                .ok()
-                .map(|c| c.first_or_default_col(0));
-            move |doc: DocId, score: Score| {
-                let c = conf.as_ref().map_or(0.0, |c| c.get_val(doc));
-                let o = origin.as_ref().map_or(0, |o| o.get_val(doc));
-                score * confidence_factor(c, o, now)
-            }
-        });
-    let top = searcher.search(&query, &collector)?;
+    let top = ranked_scored(&searcher, &*query, opts.limit, opts.now_unix)?;
     let generators = if opts.snippet_chars > 0 {
         [index.fields.body, index.fields.action, index.fields.trigger]
             .into_iter()

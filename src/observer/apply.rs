@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use super::ops::Op;
+use crate::confidence::State;
 use crate::memory::frontmatter::quote_double;
 use crate::memory::{
     Document, Error, Instinct, Note, NoteKind, Origin, Scalar, Store, TIMESTAMP_FORMAT, body,
@@ -100,56 +101,53 @@ fn apply_one(
             out.created += 1;
         }
         Op::Reinforce { name, evidence } => {
-            let path = existing_instinct(store, name)?;
-            let line = store.edit(&path, |doc| {
-                if doc.text().contains(&mark) {
-                    return Ok(None);
-                }
-                let i = Instinct::from_document(&path, Origin::Personal, doc)?;
-                let state = i.state(now);
-                let before = state.effective(now);
-                let u = state.reinforce(now);
-                set_state(doc, &path, u.confidence, u.last_seen, None)?;
-                body::append_bullet(doc, "Evidence", &format!("{day}: {evidence} {mark}"));
-                Ok(Some(format!("~ {name} {before:.2}→{:.2}", u.confidence)))
-            })?;
-            if let Some(line) = line {
-                out.changes.push(line);
-                out.files.push(path);
-                out.reinforced += 1;
-            }
+            let line = edit_instinct(
+                store,
+                name,
+                &mark,
+                |doc, path, state| {
+                    let u = state.reinforce(now);
+                    set_state(doc, path, u.confidence, u.last_seen, None)?;
+                    body::append_bullet(doc, "Evidence", &format!("{day}: {evidence} {mark}"));
+                    Ok(format!(
+                        "~ {name} {:.2}→{:.2}",
+                        state.effective(now),
+                        u.confidence
+                    ))
+                },
+                now,
+                out,
+            )?;
+            out.reinforced += usize::from(line);
         }
         Op::Contradict { name, evidence } => {
-            let path = existing_instinct(store, name)?;
-            let line = store.edit(&path, |doc| {
-                if doc.text().contains(&mark) {
-                    return Ok(None);
-                }
-                let i = Instinct::from_document(&path, Origin::Personal, doc)?;
-                let state = i.state(now);
-                let before = state.effective(now);
-                let (u, disputed) = state.contradict(now);
-                set_state(doc, &path, u.confidence, u.last_seen, u.decayed_until)?;
-                if disputed {
-                    doc.set("disputed", &Scalar::Bool(true), &["last_seen"])
-                        .map_err(|e| Error::invalid(&path, e))?;
-                }
-                body::append_bullet(
-                    doc,
-                    "Evidence",
-                    &format!("Contradicted by observations on {day}: {evidence} {mark}"),
-                );
-                Ok(Some(format!(
-                    "- {name} {before:.2}→{:.2}{}",
-                    u.confidence,
-                    if disputed { " disputed" } else { "" }
-                )))
-            })?;
-            if let Some(line) = line {
-                out.changes.push(line);
-                out.files.push(path);
-                out.contradicted += 1;
-            }
+            let line = edit_instinct(
+                store,
+                name,
+                &mark,
+                |doc, path, state| {
+                    let (u, disputed) = state.contradict(now);
+                    set_state(doc, path, u.confidence, u.last_seen, u.decayed_until)?;
+                    if disputed {
+                        doc.set("disputed", &Scalar::Bool(true), &["last_seen"])
+                            .map_err(|e| Error::invalid(path, e))?;
+                    }
+                    body::append_bullet(
+                        doc,
+                        "Evidence",
+                        &format!("Contradicted by observations on {day}: {evidence} {mark}"),
+                    );
+                    Ok(format!(
+                        "- {name} {:.2}→{:.2}{}",
+                        state.effective(now),
+                        u.confidence,
+                        if disputed { " disputed" } else { "" }
+                    ))
+                },
+                now,
+                out,
+            )?;
+            out.contradicted += usize::from(line);
         }
         Op::Episode {
             key,
@@ -279,6 +277,35 @@ fn apply_one(
         }
     }
     Ok(())
+}
+
+/// Edits an existing instinct unless this batch already did (its marker is in the
+/// file). `change` gets the document, its path and the decay state, and returns the
+/// change line. Returns whether anything changed.
+fn edit_instinct(
+    store: &Store,
+    name: &str,
+    mark: &str,
+    change: impl FnOnce(&mut Document, &Path, State) -> Result<String, Error>,
+    now: DateTime<Utc>,
+    out: &mut Applied,
+) -> Result<bool, Error> {
+    let path = existing_instinct(store, name)?;
+    let line = store.edit(&path, |doc| {
+        if doc.text().contains(mark) {
+            return Ok(None);
+        }
+        let state = Instinct::from_document(&path, Origin::Personal, doc)?.state(now);
+        change(doc, &path, state).map(Some)
+    })?;
+    match line {
+        Some(line) => {
+            out.changes.push(line);
+            out.files.push(path);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
 }
 
 fn existing_instinct(store: &Store, name: &str) -> Result<PathBuf, Error> {

@@ -12,7 +12,6 @@ use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{DocAddress, IndexReader, Order, Searcher, TantivyDocument, Term};
 
-use crate::confidence::{DECAY_PER_WEEK, FLOOR};
 use crate::index::schema::{BOOSTS, Fields};
 use crate::index::{Index, IndexError, path_terms, search};
 
@@ -62,12 +61,7 @@ fn scoped(f: &Fields, kinds: &[&str], project: &str) -> Vec<(Occur, Box<dyn Quer
 
 fn effective(kind: &str, confidence: f64, decay_origin: i64, now: i64) -> f64 {
     match kind {
-        "instinct" => {
-            let weeks = ((now - decay_origin) / (7 * 24 * 3600)).max(0) as f64;
-            crate::confidence::round2(
-                (confidence - DECAY_PER_WEEK * weeks).max(FLOOR.min(confidence)),
-            )
-        }
+        "instinct" => crate::confidence::effective_at(confidence, decay_origin, now),
         "conviction" => 1.0,
         _ => 0.0,
     }
