@@ -31,8 +31,32 @@ pub fn hook_error(paths: &Paths, now: DateTime<Utc>, event: &str, message: &str)
     );
 }
 
+/// Moves a full log to `<name>.1` (replacing the previous one).
 fn rotate(file: &Path, max: u64) {
     if fs::metadata(file).is_ok_and(|m| m.len() >= max) {
-        let _ = fs::rename(file, file.with_extension("log.1"));
+        let mut rotated = file.as_os_str().to_owned();
+        rotated.push(".1");
+        let _ = fs::rename(file, rotated);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_logs_rotate_to_dot_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths::new(dir.path(), dir.path().join("claude"));
+        for name in ["hooks.log", "injections.jsonl"] {
+            fs::create_dir_all(paths.logs()).unwrap();
+            fs::write(paths.logs().join(name), vec![b'x'; MAX_BYTES as usize]).unwrap();
+            append(&paths, name, "fresh");
+            assert_eq!(
+                fs::read_to_string(paths.logs().join(name)).unwrap(),
+                "fresh\n"
+            );
+            assert!(paths.logs().join(format!("{name}.1")).exists(), "{name}");
+        }
     }
 }
