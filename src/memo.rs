@@ -29,6 +29,8 @@ pub struct Memo {
     /// Files whose past work was already recalled after an edit.
     pub recalled_files: Vec<String>,
     pub clear_advised: bool,
+    /// Claude Code's transcript of the session (for the llm engine's lenses).
+    pub transcript_path: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]

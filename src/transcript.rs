@@ -194,6 +194,62 @@ pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
     out
 }
 
+/// The dialogue of transcript lines as plain text for a reader (the llm lenses): what
+/// the user typed, what the assistant said, which tools it called and which failed.
+/// Attachments (our injected context among them) and meta lines are left out.
+pub fn dialogue(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if v.get("isMeta").and_then(Value::as_bool) == Some(true)
+            || v.get("isSidechain").and_then(Value::as_bool) == Some(true)
+        {
+            continue;
+        }
+        let content = v
+            .pointer("/message/content")
+            .cloned()
+            .unwrap_or(Value::Null);
+        match v.get("type").and_then(Value::as_str) {
+            Some("user") => match &content {
+                Value::String(s) if is_typed_prompt(s) => out.push_str(&format!("User: {s}\n")),
+                Value::Array(blocks) => {
+                    for b in blocks {
+                        if b.get("is_error").and_then(Value::as_bool) == Some(true) {
+                            let t: String = text_of(b.get("content").unwrap_or(&Value::Null))
+                                .chars()
+                                .take(300)
+                                .collect();
+                            out.push_str(&format!("Tool failed: {t}\n"));
+                        }
+                    }
+                }
+                _ => {}
+            },
+            Some("assistant") => {
+                for b in content.as_array().into_iter().flatten() {
+                    match b.get("type").and_then(Value::as_str) {
+                        Some("text") => out.push_str(&format!(
+                            "Assistant: {}\n",
+                            b["text"].as_str().unwrap_or("")
+                        )),
+                        Some("tool_use") => out.push_str(&format!(
+                            "Assistant ran {}: {}\n",
+                            b["name"].as_str().unwrap_or("?"),
+                            b["input"]
+                        )),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

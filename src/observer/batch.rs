@@ -74,6 +74,9 @@ pub struct Inflight {
     /// back first, so a crash mid-append never archives a line twice.
     #[serde(default)]
     pub archive_sizes: Option<BTreeMap<String, u64>>,
+    /// How far the llm lenses read each transcript; stored when the batch is done.
+    #[serde(default)]
+    pub transcript_cursors: BTreeMap<String, u64>,
 }
 
 /// Lines pending after the cursors (what `status` calls pending observations).
@@ -237,6 +240,31 @@ pub fn advance(paths: &Paths, batch: &Batch) -> Result<(), PathError> {
     write_json(&cursors_file(paths), &cursors)?;
     let _ = fs::remove_file(inflight_file(paths));
     Ok(())
+}
+
+fn transcript_cursors_file(paths: &Paths) -> PathBuf {
+    dir(paths).join("transcripts.json")
+}
+
+/// How far the llm lenses have read each transcript (by path).
+pub fn read_transcript_cursors(paths: &Paths) -> BTreeMap<String, u64> {
+    fs::read(transcript_cursors_file(paths))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// Moves transcript cursors forward (never back).
+pub fn advance_transcripts(paths: &Paths, read: &BTreeMap<String, u64>) -> Result<(), PathError> {
+    if read.is_empty() {
+        return Ok(());
+    }
+    let mut cursors = read_transcript_cursors(paths);
+    for (path, end) in read {
+        let c = cursors.entry(path.clone()).or_insert(0);
+        *c = (*c).max(*end);
+    }
+    write_json(&transcript_cursors_file(paths), &cursors)
 }
 
 /// When the observer last ran (unix seconds), and the llm engine's spending.

@@ -1,8 +1,11 @@
 //! The opt-in LLM engine: runs `observer.llm_command` (default `claude -p --model
-//! haiku`) with the prompt of `templates/observer.md` on stdin, a bounded batch and the
-//! existing instinct index, `HOMUNCULUS_OBSERVER=1` in its environment, and a timeout.
-//! Its answer is parsed as operations and validated: never trusted to write files.
-//! Prompt characters are budgeted per run and per day.
+//! haiku`) once per lens, as in Nous: learnings (`templates/lens-learnings.md`: the
+//! observations and the conversation, for imperative guidance) and knowledge
+//! (`templates/lens-knowledge.md`: the conversation, for project facts). The conversation
+//! is each session's transcript from a per-transcript cursor, so no window is read
+//! twice. The child gets `HOMUNCULUS_OBSERVER=1` and a timeout; answers are parsed as
+//! operations and validated, never trusted to write files. Prompt characters are
+//! budgeted per run and per day.
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -16,14 +19,15 @@ use super::{ObserverError, batch};
 use crate::config::{Config, parse_duration};
 use crate::observation::Observation;
 use crate::paths::Paths;
+use crate::{memo, transcript};
+use std::collections::BTreeMap;
 
-pub const TEMPLATE: &str = include_str!("../../templates/observer.md");
+pub const LEARNINGS: &str = include_str!("../../templates/lens-learnings.md");
+pub const KNOWLEDGE: &str = include_str!("../../templates/lens-knowledge.md");
 /// The most answer we read from the command.
 const MAX_ANSWER: u64 = 1024 * 1024;
 
-/// Builds the prompt for a batch: the template, the existing instincts (names and
-/// triggers, for dedup) and the observations, cut to the run budget.
-pub fn prompt(observations: &[Observation], existing: &Existing, budget: usize) -> String {
+fn instinct_index(existing: &Existing) -> String {
     let mut index = String::new();
     for i in existing.instincts.iter().take(200) {
         index.push_str(&format!(
@@ -31,26 +35,83 @@ pub fn prompt(observations: &[Observation], existing: &Existing, budget: usize) 
             i.name, i.domain, i.trigger, i.action
         ));
     }
+    index
+}
+
+/// Observation lines, as many as fit in `budget` characters.
+fn observation_lines(observations: &[Observation], budget: usize) -> String {
     let mut lines = String::new();
     for o in observations {
         let line = serde_json::to_string(o).unwrap_or_default();
-        if TEMPLATE.len() + index.len() + lines.len() + line.len() + 1 > budget {
+        if lines.len() + line.len() + 1 > budget {
             break;
         }
         lines.push_str(&line);
         lines.push('\n');
     }
-    crate::templates::render(TEMPLATE, &[("instincts", &index), ("observations", &lines)])
+    lines
 }
 
-/// Runs the engine. Returns the valid operations and the reasons others were refused.
+/// The conversation of the batch's sessions past each transcript's cursor, within
+/// `budget` characters, and the cursors once it is read (complete lines only).
+fn conversation(
+    paths: &Paths,
+    observations: &[Observation],
+    budget: usize,
+) -> (String, BTreeMap<String, u64>) {
+    let cursors = batch::read_transcript_cursors(paths);
+    let mut sessions: Vec<&str> = observations.iter().map(|o| o.session_id.as_str()).collect();
+    sessions.dedup();
+    let mut text = String::new();
+    let mut advanced = BTreeMap::new();
+    for sid in sessions {
+        let Some(path) = memo::read(paths, sid).transcript_path else {
+            continue;
+        };
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let from = cursors.get(&path).copied().unwrap_or(0) as usize;
+        let Some(rest) = bytes.get(from..) else {
+            continue;
+        };
+        let mut end = from;
+        let mut window = String::new();
+        for line in rest.split_inclusive(|&b| b == b'\n') {
+            if !line.ends_with(b"\n") {
+                break;
+            }
+            let said = transcript::dialogue(&String::from_utf8_lossy(line));
+            if text.len() + window.len() + said.len() > budget {
+                break;
+            }
+            window.push_str(&said);
+            end += line.len();
+        }
+        if end > from {
+            text.push_str(&window);
+            advanced.insert(path, end as u64);
+        }
+    }
+    (text, advanced)
+}
+
+/// What the engine proposes, and how far it read each transcript.
+pub struct Answer {
+    pub ops: Vec<Op>,
+    pub refused: Vec<String>,
+    pub transcript_cursors: BTreeMap<String, u64>,
+}
+
+/// Runs both lenses. Operations come back validated; the cursors are to be stored once
+/// the operations are applied.
 pub fn run(
     paths: &Paths,
     config: &Config,
     observations: &[Observation],
     existing: &Existing,
     now: DateTime<Utc>,
-) -> Result<(Vec<Op>, Vec<String>), ObserverError> {
+) -> Result<Answer, ObserverError> {
     let mut state = batch::read_state(paths);
     let today = now.format("%Y-%m-%d").to_string();
     if state.llm_day != today {
@@ -62,17 +123,42 @@ pub fn run(
         .llm_daily_budget
         .saturating_sub(state.llm_chars_today);
     let budget = config.observer.llm_run_budget.min(left_today);
-    if budget < 2_000 {
+    if budget < 4_000 {
         return Err(ObserverError::Llm(
             "daily budget spent; try tomorrow or raise observer.llm_daily_budget".into(),
         ));
     }
-    let text = prompt(observations, existing, budget);
-    state.llm_chars_today += text.len();
+    let index = instinct_index(existing);
+    let room = budget.saturating_sub(LEARNINGS.len() + KNOWLEDGE.len() + 2 * index.len()) / 3;
+    let (talk, transcript_cursors) = conversation(paths, observations, room);
+    let mut prompts = vec![crate::templates::render(
+        LEARNINGS,
+        &[
+            ("instincts", &index),
+            ("observations", &observation_lines(observations, room)),
+            ("transcript", &talk),
+        ],
+    )];
+    if !talk.is_empty() {
+        prompts.push(crate::templates::render(
+            KNOWLEDGE,
+            &[("instincts", &index), ("transcript", &talk)],
+        ));
+    }
+    state.llm_chars_today += prompts.iter().map(String::len).sum::<usize>();
     batch::write_state(paths, &state)?;
     let timeout = parse_duration(&config.observer.llm_timeout).unwrap_or(Duration::from_secs(120));
-    let answer = call(&config.observer.llm_command, &text, timeout)?;
-    Ok(ops::parse(&answer))
+    let mut answer = Answer {
+        ops: Vec::new(),
+        refused: Vec::new(),
+        transcript_cursors,
+    };
+    for prompt in prompts {
+        let (ops, refused) = ops::parse(&call(&config.observer.llm_command, &prompt, timeout)?);
+        answer.ops.extend(ops);
+        answer.refused.extend(refused);
+    }
+    Ok(answer)
 }
 
 /// Runs the command through the shell with `input` on stdin; kills it at `timeout`.

@@ -122,6 +122,7 @@ pub fn run(
             episodes: &episodes,
         };
         let mut ledger = batch::read_ledger(paths);
+        let mut transcript_cursors = BTreeMap::new();
         let (mut ops, engine) = match opts.engine {
             Engine::Builtin => {
                 let roots =
@@ -132,9 +133,10 @@ pub fn run(
                 )
             }
             Engine::Llm => {
-                let (ops, refused) = llm::run(paths, config, &taken.observations, &existing, now)?;
-                report.refused = refused;
-                (ops, "llm")
+                let answer = llm::run(paths, config, &taken.observations, &existing, now)?;
+                report.refused = answer.refused;
+                transcript_cursors = answer.transcript_cursors;
+                (answer.ops, "llm")
             }
         };
         ops.extend(summaries(paths, &sessions));
@@ -149,6 +151,7 @@ pub fn run(
             engine: engine.into(),
             archived: false,
             archive_sizes: None,
+            transcript_cursors,
         };
         batch::write_inflight(paths, &inflight)?;
         finish(paths, &store, &inflight, now, &mut report)?;
@@ -193,6 +196,7 @@ fn finish(
         done.archived = true;
         batch::write_inflight(paths, &done)?;
     }
+    batch::advance_transcripts(paths, &inflight.transcript_cursors)?;
     batch::advance(paths, &inflight.batch)?;
     Ok(())
 }

@@ -208,7 +208,7 @@ fn llm_engine_applies_valid_operations() {
     );
     assert_eq!(
         fs::read_to_string(&log).unwrap(),
-        "observer=1\n",
+        "observer=1 lens=learnings conversation=no\n",
         "the child is marked"
     );
 }
@@ -248,4 +248,46 @@ fn llm_engine_failures_are_errors_and_consume_nothing() {
             "{mode}"
         );
     }
+}
+
+#[test]
+fn llm_lenses_read_each_conversation_window_once() {
+    let env = TestEnv::new();
+    env.run(&["init"]).success();
+    let log = env.home.join("fake-claude.log");
+    let config = format!(
+        "[observer]\nengine = \"llm\"\nllm_command = \"{}\"\nllm_timeout = \"5s\"\n",
+        fixture("fake-claude").display()
+    );
+    fs::write(env.memory().join("config.toml"), config).unwrap();
+    let projects = fixture("transcripts");
+    let replay = |env: &TestEnv| {
+        let out = env
+            .cmd()
+            .env("FAKE_CLAUDE_MODE", "prose")
+            .env("FAKE_CLAUDE_LOG", &log)
+            .args(["replay", projects.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    replay(&env);
+    assert_eq!(
+        fs::read_to_string(&log).unwrap(),
+        "observer=1 lens=learnings conversation=yes\nobserver=1 lens=knowledge conversation=yes\n"
+    );
+    // The same transcripts again: their windows were read, so no conversation is resent.
+    replay(&env);
+    let calls = fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        calls.lines().nth(2),
+        Some("observer=1 lens=learnings conversation=no"),
+        "{calls}"
+    );
+    assert_eq!(calls.lines().count(), 3, "{calls}");
 }

@@ -10,12 +10,23 @@ use crate::recall::render::{self, Budget};
 use crate::recall::{self, StartLimits};
 use crate::{memo, project, session};
 
+/// Notes the session's transcript (an absolute `.jsonl` path) for the llm lenses.
+pub fn remember_transcript(ctx: &HookCtx, memo: &mut memo::Memo) {
+    if let Some(path) = ctx.payload.str("transcript_path")
+        && path.starts_with('/')
+        && path.ends_with(".jsonl")
+    {
+        memo.transcript_path = Some(path.to_string());
+    }
+}
+
 pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     let (first, session_file) = memo::update(&ctx.paths, &ctx.sid, |m| {
         let first = !m.counted;
         m.counted = true;
         m.started.get_or_insert_with(|| stamp(ctx.now));
         m.project = Some(ctx.project_name().to_string());
+        remember_transcript(ctx, m);
         let file = m
             .session_file
             .get_or_insert_with(|| format!("sessions/{}", session::file_name(ctx.now, &ctx.sid)));

@@ -29,6 +29,7 @@ pub fn run(ctx: &HookCtx, kind: Kind) -> Result<Option<Value>> {
             m.turns += 1;
         }
         m.started.get_or_insert_with(|| stamp(ctx.now));
+        super::session_start::remember_transcript(ctx, m);
         m.session_file
             .get_or_insert_with(|| format!("sessions/{}", session::file_name(ctx.now, &ctx.sid)));
         m.clone()
