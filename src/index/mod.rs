@@ -6,6 +6,7 @@ mod document;
 pub mod schema;
 pub mod search;
 pub mod sync;
+mod update;
 pub mod watch;
 
 use std::path::{Path, PathBuf};

@@ -11,19 +11,18 @@
 //! `homunculus watch` running, the watcher sees those edits). Hooks sync in bounded mode:
 //! journaled changes, and rescans of small folders only; never a sweep.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::fs;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tantivy::{IndexWriter, TantivyDocument, Term};
 
-use super::document::{self, KIND_DIRS, Stamp};
+use super::document::KIND_DIRS;
+use super::update::{mtime_ns, scan};
 use super::{Index, IndexError};
 use crate::changes;
-use crate::fsutil::{self, IoContext, PathError};
+use crate::fsutil;
 use crate::lock::{FileLock, LockError};
 use crate::paths::Paths;
 
@@ -76,10 +75,6 @@ fn read_state(paths: &Paths) -> DirsState {
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default()
-}
-
-fn mtime_ns(meta: &fs::Metadata) -> i64 {
-    meta.mtime() * 1_000_000_000 + meta.mtime_nsec()
 }
 
 /// The current mtime of each item folder (absent folders are left out).
@@ -225,171 +220,6 @@ pub fn full_locked(
     Ok(report)
 }
 
-/// The files of one folder with their stamps.
-fn list(root: &Path, dir: &str) -> Result<Vec<(PathBuf, Stamp)>, PathError> {
-    let abs = root.join(dir);
-    let entries = match fs::read_dir(&abs) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(PathError::new("list", &abs, e)),
-    };
-    let mut out = Vec::new();
-    for entry in entries {
-        let entry = entry.at("list", &abs)?;
-        let name = PathBuf::from(entry.file_name());
-        if !fsutil::is_markdown_name(&name) {
-            continue;
-        }
-        // A file removed between listing and stat is simply not there.
-        let Ok(meta) = entry.metadata() else { continue };
-        if meta.is_file() {
-            let stamp = Stamp {
-                mtime: mtime_ns(&meta),
-                size: meta.len(),
-            };
-            out.push((Path::new(dir).join(name), stamp));
-        }
-    }
-    Ok(out)
-}
-
-/// The manifest entries the index holds for files in `dirs`. Paths come from streaming
-/// the path column's sorted dictionary over each folder's prefix (one sequential read),
-/// not from a lookup per document.
-fn indexed_stamps(
-    index: &Index,
-    dirs: &HashSet<&str>,
-) -> Result<HashMap<String, Stamp>, IndexError> {
-    let searcher = index.reader()?.searcher();
-    let mut out = HashMap::new();
-    for segment in searcher.segment_readers() {
-        let fast = segment.fast_fields();
-        let Some(column) = fast.str("path")? else {
-            continue;
-        };
-        let mut by_ord: HashMap<u64, String> = HashMap::new();
-        for dir in dirs {
-            let prefix = format!("{dir}/");
-            let mut stream = column
-                .dictionary()
-                .prefix_range(prefix.as_bytes())
-                .into_stream()
-                .map_err(|e| IndexError::Tantivy(e.into()))?;
-            while stream.advance() {
-                let path = String::from_utf8_lossy(stream.key()).into_owned();
-                // Only direct children: item folders are flat.
-                if !path[prefix.len()..].contains('/') {
-                    by_ord.insert(stream.term_ord(), path);
-                }
-            }
-        }
-        if by_ord.is_empty() {
-            continue;
-        }
-        let mtimes = fast.i64("mtime")?.first_or_default_col(0);
-        let sizes = fast.u64("size")?.first_or_default_col(0);
-        for doc in segment.doc_ids_alive() {
-            let Some(path) = column.term_ords(doc).next().and_then(|o| by_ord.get(&o)) else {
-                continue;
-            };
-            let stamp = Stamp {
-                mtime: mtimes.get_val(doc),
-                size: sizes.get_val(doc),
-            };
-            out.insert(path.clone(), stamp);
-        }
-    }
-    Ok(out)
-}
-
-/// Rescans `dirs` against the index and applies the `listed` files outside them, in
-/// one commit.
-fn scan(
-    index: &Index,
-    paths: &Paths,
-    dirs: &[String],
-    listed: &[PathBuf],
-    progress: &mut dyn FnMut(usize, usize),
-) -> Result<SyncReport, IndexError> {
-    let dir_set: HashSet<&str> = dirs.iter().map(String::as_str).collect();
-    let mut indexed = indexed_stamps(index, &dir_set)?;
-    let mut files = Vec::new();
-    for dir in dirs {
-        files.extend(list(&paths.root, dir)?);
-    }
-    let mut report = SyncReport::default();
-    let mut writer: Option<IndexWriter<TantivyDocument>> = None;
-    let total = files.len();
-    for (n, (relative, stamp)) in files.into_iter().enumerate() {
-        let key = relative.to_string_lossy().into_owned();
-        match indexed.remove(&key) {
-            Some(old) if old == stamp => {}
-            old => {
-                if upsert(index, &mut writer, paths, &relative, stamp, total)? {
-                    if old.is_some() {
-                        report.updated += 1;
-                    } else {
-                        report.added += 1;
-                    }
-                }
-            }
-        }
-        if n % 256 == 0 {
-            progress(n, total);
-        }
-    }
-    progress(total, total);
-    for gone in indexed.keys() {
-        delete(index, &mut writer, gone, total)?;
-        report.removed += 1;
-    }
-    let mut outside: Vec<PathBuf> = listed
-        .iter()
-        .filter(|r| !dir_set.contains(r.parent().and_then(Path::to_str).unwrap_or("")))
-        .cloned()
-        .collect();
-    outside.sort();
-    outside.dedup();
-    apply_listed(index, &mut writer, paths, &outside, &mut report)?;
-    if let Some(mut w) = writer {
-        w.commit()?;
-        w.wait_merging_threads()?;
-    }
-    Ok(report)
-}
-
-/// Indexes exactly the files named (relative paths): present ones are upserted, missing
-/// ones removed.
-fn apply_listed(
-    index: &Index,
-    writer: &mut Option<IndexWriter<TantivyDocument>>,
-    paths: &Paths,
-    relatives: &[PathBuf],
-    report: &mut SyncReport,
-) -> Result<(), IndexError> {
-    for relative in relatives {
-        if document::kind_of(relative).is_none() {
-            continue;
-        }
-        match fs::metadata(paths.root.join(relative)) {
-            Ok(meta) if meta.is_file() => {
-                let stamp = Stamp {
-                    mtime: mtime_ns(&meta),
-                    size: meta.len(),
-                };
-                if upsert(index, writer, paths, relative, stamp, relatives.len())? {
-                    report.updated += 1;
-                }
-            }
-            _ => {
-                delete(index, writer, &relative.to_string_lossy(), relatives.len())?;
-                report.removed += 1;
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Applies a watcher's batch: the named files, then the folder mtimes as they are now
 /// (the watcher sees every later change, so recording them loses nothing).
 pub fn apply_batch(
@@ -411,61 +241,6 @@ pub fn apply_batch(
     write_state(paths, current, read_state(paths).swept_at)?;
     changes::finish(&taken);
     Ok(report)
-}
-
-/// A writer sized for the job: large batches get two threads and more memory.
-fn writer<'w>(
-    index: &Index,
-    slot: &'w mut Option<IndexWriter<TantivyDocument>>,
-    batch: usize,
-) -> Result<&'w mut IndexWriter<TantivyDocument>, IndexError> {
-    if slot.is_none() {
-        let (threads, budget) = if batch > 5_000 {
-            (2, 200_000_000)
-        } else {
-            (1, 20_000_000)
-        };
-        *slot = Some(index.inner.writer_with_num_threads(threads, budget)?);
-    }
-    Ok(slot.as_mut().expect("writer was just created"))
-}
-
-fn upsert(
-    index: &Index,
-    slot: &mut Option<IndexWriter<TantivyDocument>>,
-    paths: &Paths,
-    relative: &Path,
-    stamp: Stamp,
-    batch: usize,
-) -> Result<bool, IndexError> {
-    let Some(kind) = document::kind_of(relative) else {
-        return Ok(false);
-    };
-    let abs = paths.root.join(relative);
-    // Unreadable (vanished, not UTF-8): leave it out of the index.
-    let Ok(text) = fsutil::read_text(&abs) else {
-        delete(index, slot, &relative.to_string_lossy(), batch)?;
-        return Ok(false);
-    };
-    let doc = document::build(&index.fields, &paths.root, relative, kind, &text, stamp);
-    let w = writer(index, slot, batch)?;
-    w.delete_term(Term::from_field_text(
-        index.fields.path,
-        &relative.to_string_lossy(),
-    ));
-    w.add_document(doc)?;
-    Ok(true)
-}
-
-fn delete(
-    index: &Index,
-    slot: &mut Option<IndexWriter<TantivyDocument>>,
-    relative: &str,
-    batch: usize,
-) -> Result<(), IndexError> {
-    let w = writer(index, slot, batch)?;
-    w.delete_term(Term::from_field_text(index.fields.path, relative));
-    Ok(())
 }
 
 /// Applies this process's own journaled writes to the index now (or leaves them for

@@ -3,17 +3,19 @@
 //! a file is touched (`paths` globs) and after it is edited (past sessions and episodes).
 //! Everything reads the index; nothing here writes.
 
+mod files;
 pub mod gate;
 pub mod render;
 
-use globset::Glob;
+pub use files::{Verdict, censors, file_history, for_path};
+
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{DocAddress, IndexReader, Order, Searcher, TantivyDocument, Term};
 
 use crate::index::schema::{BOOSTS, Fields};
-use crate::index::{Index, IndexError, path_terms, search};
+use crate::index::{Index, IndexError, search};
 
 /// A memory as injection sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,14 +37,14 @@ pub struct Item {
     pub command: Option<String>,
 }
 
-fn term(field: Field, value: &str) -> Box<dyn Query> {
+pub(crate) fn term(field: Field, value: &str) -> Box<dyn Query> {
     Box::new(TermQuery::new(
         Term::from_field_text(field, value),
         IndexRecordOption::Basic,
     ))
 }
 
-fn any_of(field: Field, values: &[&str]) -> Box<dyn Query> {
+pub(crate) fn any_of(field: Field, values: &[&str]) -> Box<dyn Query> {
     Box::new(BooleanQuery::new(
         values
             .iter()
@@ -67,7 +69,7 @@ fn effective(kind: &str, confidence: f64, decay_origin: i64, now: i64) -> f64 {
     }
 }
 
-fn load(
+pub(crate) fn load(
     searcher: &Searcher,
     f: &Fields,
     address: DocAddress,
@@ -300,113 +302,4 @@ fn term_freq(field: Field, value: &str) -> Box<dyn Query> {
         Term::from_field_text(field, value),
         IndexRecordOption::WithFreqs,
     ))
-}
-
-/// Instincts and convictions whose `paths` globs match a file (given relative to its
-/// project, and absolute). Promoted instincts are left to their conviction.
-pub fn for_path(
-    index: &Index,
-    reader: &IndexReader,
-    relative: &str,
-    absolute: &str,
-    now: i64,
-) -> Result<Vec<Item>, IndexError> {
-    let f = index.fields();
-    let searcher = reader.searcher();
-    let terms = path_terms(relative);
-    let term_refs: Vec<&str> = terms.iter().map(String::as_str).collect();
-    let query = BooleanQuery::new(vec![
-        (Occur::Must, any_of(f.kind, &["instinct", "conviction"])),
-        (Occur::Must, any_of(f.glob_terms, &term_refs)),
-        (Occur::MustNot, term(f.flags, "promoted")),
-    ]);
-    let mut out = Vec::new();
-    for (_, address) in searcher.search(&query, &TopDocs::with_limit(200).order_by_score())? {
-        let item = load(&searcher, f, address, now)?;
-        let hit = item.globs.iter().any(|g| {
-            Glob::new(g)
-                .map(|g| g.compile_matcher())
-                .is_ok_and(|m| m.is_match(relative) || m.is_match(absolute))
-        });
-        if hit {
-            out.push(item);
-        }
-    }
-    out.sort_by(|a, b| b.confidence.total_cmp(&a.confidence));
-    Ok(out)
-}
-
-/// What a censor does when it fires.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    Warn,
-    /// Deny the call: only a conviction (set by a person) can block.
-    Block,
-}
-
-/// Censors that fire for a tool call: their `command` pattern matches the shell command,
-/// or their `paths` globs match the file. A bad pattern never fires.
-pub fn censors(
-    index: &Index,
-    reader: &IndexReader,
-    command: Option<&str>,
-    file: Option<(&str, &str)>,
-    now: i64,
-) -> Result<Vec<(Item, Verdict)>, IndexError> {
-    let f = index.fields();
-    let searcher = reader.searcher();
-    let query = any_of(f.flags, &["censor-warn", "censor-block"]);
-    let mut out = Vec::new();
-    for (_, address) in searcher.search(&query, &TopDocs::with_limit(500).order_by_score())? {
-        let item = load(&searcher, f, address, now)?;
-        let by_command = match (command, item.command.as_deref()) {
-            (Some(cmd), Some(pattern)) => regex::RegexBuilder::new(pattern)
-                .size_limit(1 << 20)
-                .build()
-                .is_ok_and(|re| re.is_match(crate::payload::clip_chars(cmd, 10_000))),
-            _ => false,
-        };
-        let by_path = file.is_some_and(|(relative, absolute)| {
-            item.globs.iter().any(|g| {
-                Glob::new(g)
-                    .map(|g| g.compile_matcher())
-                    .is_ok_and(|m| m.is_match(relative) || m.is_match(absolute))
-            })
-        });
-        if by_command || by_path {
-            let block = item.kind == "conviction" && item.flags.iter().any(|x| x == "censor-block");
-            out.push((item, if block { Verdict::Block } else { Verdict::Warn }));
-        }
-    }
-    Ok(out)
-}
-
-/// Past sessions (up to 3) and episodes (up to 2) that touched a file, newest first.
-pub fn file_history(
-    index: &Index,
-    reader: &IndexReader,
-    keys: &[&str],
-    exclude: Option<&str>,
-    now: i64,
-) -> Result<Vec<Item>, IndexError> {
-    let f = index.fields();
-    let searcher = reader.searcher();
-    let mut out = Vec::new();
-    for (kind, limit) in [("session", 3), ("episode", 2)] {
-        let query = BooleanQuery::new(vec![
-            (Occur::Must, term(f.kind, kind)),
-            (Occur::Must, any_of(f.file_keys, keys)),
-        ]);
-        let top =
-            TopDocs::with_limit(limit + 1).order_by_fast_field::<i64>("last_seen", Order::Desc);
-        let mut taken = 0;
-        for (_, address) in searcher.search(&query, &top)? {
-            let item = load(&searcher, f, address, now)?;
-            if Some(item.id.as_str()) != exclude && taken < limit {
-                taken += 1;
-                out.push(item);
-            }
-        }
-    }
-    Ok(out)
 }
