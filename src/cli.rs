@@ -58,6 +58,9 @@ pub enum Command {
 pub struct HookArgs {
     /// session-start, user-prompt-submit, pre-tool-use, post-tool-use,
     /// post-tool-use-failure, stop, session-end or pre-compact
+    /// (`homunculus hook ...` is handled before argument parsing, so no argument can make
+    /// a hook fail; this entry documents it.)
+    #[arg(default_value = "")]
     pub event: String,
 }
 

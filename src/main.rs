@@ -10,6 +10,14 @@ fn main() -> ExitCode {
     // the files Tantivy writes.
     // SAFETY: umask only sets the process's file-creation mask; it cannot fail.
     unsafe { libc::umask(0o077) };
+    // Hooks bypass argument parsing: whatever Claude Code passes, a hook exits 0 (an exit
+    // code of 2 from a usage error would block the agent).
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_some_and(|a| a == "hook") {
+        let event = args.next().map(|e| e.to_string_lossy().into_owned());
+        homunculus::cmd::run_hook(event.as_deref().unwrap_or(""));
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::parse();
     match homunculus::cmd::run(cli) {
         Ok(()) => ExitCode::SUCCESS,

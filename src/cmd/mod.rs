@@ -47,9 +47,9 @@ impl Ctx {
 
 pub fn run(cli: Cli) -> Result<()> {
     let env = Env::from_process();
-    // Hooks fail open: they handle their own environment problems and never error.
     if let Command::Hook(args) = &cli.command {
-        return hook::run(&env, &args.event);
+        run_hook(&args.event);
+        return Ok(());
     }
     let ctx = Ctx {
         paths: env.paths()?,
@@ -73,6 +73,12 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Completions(args) => completions::run(&args),
         Command::Hook(_) => Ok(()),
     }
+}
+
+/// Runs one hook. Hooks fail open: they handle their own environment problems and
+/// never return an error.
+pub fn run_hook(event: &str) {
+    let _ = hook::run(&Env::from_process(), event);
 }
 
 /// Whether the error is a closed stdout (`homunculus status | head`): not a failure.

@@ -318,6 +318,25 @@ fn hostile_input_is_skipped_cleanly() {
 }
 
 #[test]
+fn odd_hook_arguments_never_exit_2() {
+    let env = ready();
+    for args in [
+        vec!["hook"],
+        vec!["hook", "stop", "--weird", "extra"],
+        vec!["hook", "--help-me"],
+    ] {
+        let out = env.cmd().args(&args).write_stdin("{}").output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
 fn a_hook_creates_a_missing_memory_folder() {
     let env = TestEnv::new();
     env.hook("post-tool-use", "post_tool_use_bash").success();
