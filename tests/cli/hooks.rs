@@ -386,3 +386,33 @@ fn censors_warn_and_block() {
     // A harmless command passes untouched.
     silent(&env.hook("pre-tool-use", "post_tool_use_bash"));
 }
+
+#[test]
+fn a_nearly_full_context_earns_one_clear_advice() {
+    let env = ready();
+    let transcript = env.home.join("t.jsonl");
+    fs::write(
+        &transcript,
+        "{\"type\":\"assistant\",\"message\":{\"model\":\"claude-sonnet-5-5\",\"usage\":{\"input_tokens\":10,\"cache_creation_input_tokens\":1000,\"cache_read_input_tokens\":178990,\"output_tokens\":50}}}\n",
+    )
+    .unwrap();
+    let payload = env.payload("stop").replace(
+        &format!(
+            "{}/.claude/projects/-project/{SID}.jsonl",
+            env.home.display()
+        ),
+        &transcript.display().to_string(),
+    );
+    assert!(payload.contains("t.jsonl"), "{payload}");
+    let out = env.hook_raw("stop", payload.clone());
+    let v: Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert!(
+        v["systemMessage"].as_str().unwrap().contains("/clear"),
+        "{out}"
+    );
+    assert!(
+        v.get("hookSpecificOutput").is_none(),
+        "Stop never injects context"
+    );
+    silent(&env.hook_raw("stop", payload));
+}

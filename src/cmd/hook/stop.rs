@@ -94,12 +94,31 @@ fn start_observer(ctx: &HookCtx, kind: Kind, advised: bool) -> Option<Value> {
     None
 }
 
-/// The session's latest context use from the status-line log, if it logs.
+/// The session's latest context use: from the status-line log when it logs, else from
+/// the tail of the transcript (the last 256 KiB: the latest response is near the end).
 fn context_used(ctx: &HookCtx) -> Option<f64> {
-    let text = std::fs::read_to_string(ctx.paths.logs().join("activity.jsonl")).ok()?;
-    text.lines().rev().find_map(|line| {
-        let v: Value = serde_json::from_str(line).ok()?;
-        (v.get("session_id")?.as_str()? == ctx.sid).then(|| v.get("used_percentage")?.as_f64())?
+    let logged = std::fs::read_to_string(ctx.paths.logs().join("activity.jsonl"))
+        .ok()
+        .and_then(|text| {
+            text.lines().rev().find_map(|line| {
+                let v: Value = serde_json::from_str(line).ok()?;
+                (v.get("session_id")?.as_str()? == ctx.sid)
+                    .then(|| v.get("used_percentage")?.as_f64())?
+            })
+        });
+    logged.or_else(|| {
+        use std::io::{Read, Seek, SeekFrom};
+        let path = ctx
+            .payload
+            .str("transcript_path")
+            .filter(|p| p.starts_with('/'))?;
+        let mut file = std::fs::File::open(path).ok()?;
+        let len = file.metadata().ok()?.len();
+        file.seek(SeekFrom::Start(len.saturating_sub(256 * 1024)))
+            .ok()?;
+        let mut tail = Vec::new();
+        file.take(256 * 1024).read_to_end(&mut tail).ok()?;
+        crate::transcript::context_used(&String::from_utf8_lossy(&tail))
     })
 }
 
