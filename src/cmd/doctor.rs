@@ -17,6 +17,71 @@ enum Level {
     Fail,
 }
 
+/// Runs the registered hook commands the way Claude Code does (through the shell, the
+/// payload on stdin) against a scratch memory folder: a session start, a tool call and a
+/// stop. Offline and cheap; the user's memory is not touched.
+fn self_test(bin: &str) -> std::result::Result<(), String> {
+    use std::io::Write;
+    let scratch = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let root = scratch.path().join("memory");
+    let cwd = scratch.path().display().to_string();
+    let steps = [
+        (
+            "session-start",
+            format!(
+                r#"{{"session_id":"doctor-self-test","cwd":"{cwd}","hook_event_name":"SessionStart","source":"startup"}}"#
+            ),
+        ),
+        (
+            "post-tool-use",
+            format!(
+                r#"{{"session_id":"doctor-self-test","cwd":"{cwd}","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{{"command":"cargo build"}},"tool_response":{{"stdout":"ok"}}}}"#
+            ),
+        ),
+        (
+            "stop",
+            format!(
+                r#"{{"session_id":"doctor-self-test","cwd":"{cwd}","hook_event_name":"Stop","stop_hook_active":false}}"#
+            ),
+        ),
+    ];
+    for (event, payload) in steps {
+        let command = settings::hook_command(bin, event);
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", &command])
+            .env("HOMUNCULUS_DIR", &root)
+            .env_remove("HOMUNCULUS_OBSERVER")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot run `{command}`: {e}"))?;
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(payload.as_bytes());
+        }
+        let out = child.wait_with_output().map_err(|e| e.to_string())?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() {
+            return Err(format!("`{command}` exited with {}", out.status));
+        }
+        if !stdout.trim().is_empty() && serde_json::from_str::<serde_json::Value>(&stdout).is_err()
+        {
+            return Err(format!(
+                "`{command}` printed something that is not protocol JSON"
+            ));
+        }
+    }
+    let recorded = std::fs::read_to_string(root.join("observations/doctor-self-test.jsonl"))
+        .unwrap_or_default();
+    let summaries = std::fs::read_dir(root.join("sessions")).map_or(0, Iterator::count);
+    if recorded.lines().count() != 1 || summaries != 1 {
+        return Err(
+            "the hooks ran but did not record the tool call and the session summary".into(),
+        );
+    }
+    Ok(())
+}
+
 pub fn run(ctx: &Ctx) -> Result<()> {
     let mut out = String::new();
     let mut failed = 0;
@@ -45,6 +110,10 @@ pub fn run(ctx: &Ctx) -> Result<()> {
                         settings_file.display()
                     ),
                 );
+                match self_test(&bin) {
+                    Ok(()) => check(Level::Ok, "self-test: the registered hook commands run, record and answer in protocol JSON (in a scratch folder)".into()),
+                    Err(why) => check(Level::Fail, format!("self-test: {why}")),
+                }
             } else {
                 let missing: Vec<&str> = HOOKS
                     .iter()
