@@ -29,18 +29,7 @@ impl Rng {
     }
 }
 
-const DOMAINS: &[&str] = &[
-    "code-style",
-    "testing",
-    "debugging",
-    "git",
-    "tooling",
-    "architecture",
-    "performance",
-    "security",
-    "documentation",
-    "general",
-];
+use homunculus::memory::DOMAINS;
 const PROJECTS: &[&str] = &[
     "ledger-svc",
     "billing-api",
@@ -179,16 +168,7 @@ fn paragraph(rng: &mut Rng, sentences: usize) -> String {
 /// Writes a corpus of `total` items under `root` (created).
 pub fn generate(root: &Path, total: usize, seed: u64) -> std::io::Result<()> {
     let mut rng = Rng::new(seed);
-    for dir in [
-        "instincts/personal",
-        "instincts/inherited",
-        "convictions",
-        "episodes",
-        "sessions",
-        "observations",
-        "state",
-        "logs",
-    ] {
+    for dir in homunculus::paths::LAYOUT_DIRS {
         fs::create_dir_all(root.join(dir))?;
     }
     fs::write(

@@ -39,6 +39,15 @@ pub struct Index {
     dir: PathBuf,
 }
 
+/// The first stored text of `field` in a document ("" when absent).
+pub fn stored_text(doc: &tantivy::TantivyDocument, field: tantivy::schema::Field) -> String {
+    use tantivy::schema::Value;
+    doc.get_first(field)
+        .and_then(|v| v.as_str())
+        .unwrap_or("")
+        .to_string()
+}
+
 /// Where the index keeps its pieces inside `.index/`.
 fn tantivy_dir(paths: &Paths) -> PathBuf {
     paths.index().join("tantivy")

@@ -4,7 +4,7 @@
 
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::schema::IndexRecordOption;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocId, IndexReader, Score, SegmentReader, TantivyDocument, Term};
 
@@ -165,12 +165,7 @@ pub fn search(
     let mut hits = Vec::with_capacity(top.len());
     for (score, address) in top {
         let doc: TantivyDocument = searcher.doc(address)?;
-        let text = |field| {
-            doc.get_first(field)
-                .and_then(|v| v.as_str())
-                .unwrap_or("")
-                .to_string()
-        };
+        let text = |field| super::stored_text(&doc, field);
         let snippet = generators
             .iter()
             .map(|g| g.snippet_from_doc(&doc))

@@ -76,12 +76,7 @@ pub(crate) fn load(
     now: i64,
 ) -> Result<Item, IndexError> {
     let doc: TantivyDocument = searcher.doc(address)?;
-    let text = |field| {
-        doc.get_first(field)
-            .and_then(|v| v.as_str())
-            .unwrap_or("")
-            .to_string()
-    };
+    let text = |field| crate::index::stored_text(&doc, field);
     let all = |field| {
         doc.get_all(field)
             .filter_map(|v| v.as_str().map(str::to_string))

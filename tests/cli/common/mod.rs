@@ -52,13 +52,7 @@ impl TestEnv {
     }
 
     pub fn cmd(&self) -> Command {
-        let mut cmd = Command::cargo_bin("homunculus").unwrap();
-        cmd.env_clear()
-            .env("HOME", &self.home)
-            .env("HOMUNCULUS_NOW", &self.now)
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .current_dir(&self.home);
-        cmd
+        Command::from_std(self.spawnable())
     }
 
     /// The same command as a plain `std::process::Command`, for processes run in the
