@@ -67,6 +67,23 @@ pub fn update<T>(
     change: impl FnOnce(&mut Map<String, Value>) -> T,
 ) -> Result<T, IdentityError> {
     let _lock = FileLock::acquire(&paths.lock("identity"))?;
+    change_locked(paths, change)
+}
+
+/// `update` for hooks: gives up (with `LockError::Busy`) after `wait`.
+pub fn update_within<T>(
+    paths: &Paths,
+    wait: std::time::Duration,
+    change: impl FnOnce(&mut Map<String, Value>) -> T,
+) -> Result<T, IdentityError> {
+    let _lock = FileLock::try_acquire_for(&paths.lock("identity"), wait)?;
+    change_locked(paths, change)
+}
+
+fn change_locked<T>(
+    paths: &Paths,
+    change: impl FnOnce(&mut Map<String, Value>) -> T,
+) -> Result<T, IdentityError> {
     let mut map = read(paths)?;
     let before = map.clone();
     let out = change(&mut map);

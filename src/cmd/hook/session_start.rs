@@ -33,7 +33,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         (first, file.clone())
     })?;
     if first {
-        identity::update(&ctx.paths, |m| {
+        identity::update_within(&ctx.paths, crate::memo::WAIT, |m| {
             let count = m.get("session_count").and_then(Value::as_u64).unwrap_or(0);
             m.insert("session_count".into(), json!(count + 1));
             m.insert("last_session".into(), json!(stamp(ctx.now)));

@@ -55,7 +55,7 @@ pub fn run(ctx: &HookCtx, kind: Kind) -> Result<Option<Value>> {
     };
     let store = Store::impatient(&ctx.paths, Duration::from_millis(50));
     session::write(&store, path, &who, &facts, m.turns, ctx.now)?;
-    identity::update(&ctx.paths, |map| {
+    identity::update_within(&ctx.paths, crate::memo::WAIT, |map| {
         map.insert("last_session".into(), json!(stamp(ctx.now)));
     })?;
     if ctx.replay {
