@@ -23,6 +23,13 @@ pub enum IdentityError {
     },
 }
 
+/// The identity file of a fresh memory, as written to disk.
+pub fn fresh_text(now: DateTime<Utc>) -> String {
+    let mut text = serde_json::to_string_pretty(&fresh(now)).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 /// The identity file of a fresh memory.
 pub fn fresh(now: DateTime<Utc>) -> Value {
     json!({
@@ -98,13 +105,6 @@ fn write(paths: &Paths, map: &Map<String, Value>) -> Result<(), IdentityError> {
     text.push('\n');
     fsutil::atomic_write(&paths.identity(), text.as_bytes())?;
     Ok(())
-}
-
-/// Writes a fresh identity unless one exists. Returns whether it wrote.
-pub fn ensure(paths: &Paths, now: DateTime<Utc>) -> Result<bool, IdentityError> {
-    let mut text = serde_json::to_string_pretty(&fresh(now)).unwrap_or_default();
-    text.push('\n');
-    Ok(fsutil::write_new(&paths.identity(), text.as_bytes())?)
 }
 
 /// The domains listed under `promotion.ready` (or the bash-era `evolution.ready`).

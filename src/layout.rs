@@ -2,11 +2,22 @@
 //! `.gitignore`. `init` reports on it step by step; hooks that find no folder call
 //! `ensure` so the first session works even before `init`.
 
+use std::path::PathBuf;
+
 use chrono::{DateTime, Utc};
 
 use crate::fsutil::{self, PathError};
 use crate::paths::{LAYOUT_DIRS, Paths};
 use crate::templates;
+
+/// The files of a fresh memory folder and what they start with.
+pub fn files(paths: &Paths, now: DateTime<Utc>) -> [(PathBuf, String); 3] {
+    [
+        (paths.identity(), crate::identity::fresh_text(now)),
+        (paths.config(), templates::CONFIG.to_string()),
+        (paths.gitignore(), templates::GITIGNORE.to_string()),
+    ]
+}
 
 /// Creates whatever is missing; never touches what exists.
 pub fn ensure(paths: &Paths, now: DateTime<Utc>) -> Result<(), PathError> {
@@ -14,12 +25,9 @@ pub fn ensure(paths: &Paths, now: DateTime<Utc>) -> Result<(), PathError> {
     for dir in LAYOUT_DIRS {
         fsutil::create_private_dir(&paths.root.join(dir))?;
     }
-    let mut identity =
-        serde_json::to_string_pretty(&crate::identity::fresh(now)).unwrap_or_default();
-    identity.push('\n');
-    fsutil::write_new(&paths.identity(), identity.as_bytes())?;
-    fsutil::write_new(&paths.config(), templates::CONFIG.as_bytes())?;
-    fsutil::write_new(&paths.gitignore(), templates::GITIGNORE.as_bytes())?;
+    for (path, text) in files(paths, now) {
+        fsutil::write_new(&path, text.as_bytes())?;
+    }
     Ok(())
 }
 

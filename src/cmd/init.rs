@@ -14,7 +14,7 @@ use crate::memory::Store;
 use crate::paths::LAYOUT_DIRS;
 use crate::settings::{self, Change};
 use crate::templates::{self, COMMAND_MARKER};
-use crate::{git, identity, migrate};
+use crate::{git, layout, migrate};
 
 /// Collects one line per step: `created`, `exists`, `installed`, ...
 struct Report {
@@ -46,17 +46,12 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
     let mut claude_settings = settings::read(&settings_file)?;
     let bin = binary_path()?;
     folders(&mut report, paths.root.as_path(), args.dry_run)?;
-    let files: [(&PathBuf, String); 3] = [
-        (&paths.identity(), identity_text(ctx)),
-        (&paths.config(), templates::CONFIG.to_string()),
-        (&paths.gitignore(), templates::GITIGNORE.to_string()),
-    ];
-    for (path, text) in files {
+    for (path, text) in layout::files(paths, ctx.now) {
         let exists = path.exists();
         if !exists && !args.dry_run {
-            fsutil::write_new(path, text.as_bytes())?;
+            fsutil::write_new(&path, text.as_bytes())?;
         }
-        report.line(if exists { "exists" } else { "created" }, path);
+        report.line(if exists { "exists" } else { "created" }, &path);
     }
     let store = Store::new(paths);
     if let Some(moved) = migrate::legacy_convictions(&store, ctx.now, args.dry_run)? {
@@ -114,12 +109,6 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
         );
     }
     print(&report.out)
-}
-
-fn identity_text(ctx: &Ctx) -> String {
-    let mut text = serde_json::to_string_pretty(&identity::fresh(ctx.now)).unwrap_or_default();
-    text.push('\n');
-    text
 }
 
 fn folders(report: &mut Report, root: &Path, dry_run: bool) -> Result<()> {
