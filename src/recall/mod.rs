@@ -184,19 +184,32 @@ pub fn session_start(
                 .then(a.name.cmp(&b.name))
         });
     }
+    start.last_session = last_session(index, reader, project, exclude_session, now)?;
+    Ok(start)
+}
+
+/// The newest session summary of `project` other than `exclude`.
+pub fn last_session(
+    index: &Index,
+    reader: &IndexReader,
+    project: &str,
+    exclude: Option<&str>,
+    now: i64,
+) -> Result<Option<Item>, IndexError> {
+    let f = index.fields();
+    let searcher = reader.searcher();
     let sessions = BooleanQuery::new(vec![
         (Occur::Must, term(f.kind, "session")),
         (Occur::Must, term(f.scope, project)),
     ]);
-    let top = TopDocs::with_limit(3).order_by_fast_field::<i64>("last_seen", Order::Desc);
+    let top = TopDocs::with_limit(2).order_by_fast_field::<i64>("last_seen", Order::Desc);
     for (_, address) in searcher.search(&sessions, &top)? {
         let item = load(&searcher, f, address, now)?;
-        if Some(item.id.as_str()) != exclude_session {
-            start.last_session = Some(item);
-            break;
+        if Some(item.id.as_str()) != exclude {
+            return Ok(Some(item));
         }
     }
-    Ok(start)
+    Ok(None)
 }
 
 /// The distinctive words of a prompt: stemmed, present in the index, and rare in it

@@ -142,22 +142,12 @@ fn spawn_observe(flush_only: bool) -> std::io::Result<()> {
 /// The stem of the newest other session summary of this project.
 fn previous_session(ctx: &HookCtx, own: &str) -> Option<String> {
     let (index, reader) = ctx.index()?;
-    let limits = crate::recall::StartLimits {
-        all_up_to: 0,
-        top: 0,
-        convictions: 0,
-    };
-    let start = crate::recall::session_start(
+    let last = crate::recall::last_session(
         &index,
         &reader,
         ctx.project_name(),
-        &[],
         Some(own),
-        limits,
         ctx.now.timestamp(),
-    )
-    .ok()?;
-    start
-        .last_session
-        .map(|s| stem(std::path::Path::new(&s.id)))
+    );
+    last.ok()?.map(|s| stem(std::path::Path::new(&s.id)))
 }
