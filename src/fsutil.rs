@@ -150,6 +150,13 @@ pub fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, PathError> {
 }
 
 /// Whether a file name looks like a memory file: `*.md`, not hidden, not an editor temp.
+/// A file's modification time in nanoseconds since the epoch: the stamp the index and
+/// the change journal compare.
+pub fn mtime_ns(meta: &fs::Metadata) -> i64 {
+    use std::os::unix::fs::MetadataExt;
+    meta.mtime() * 1_000_000_000 + meta.mtime_nsec()
+}
+
 pub fn is_markdown_name(path: &Path) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return false;

@@ -7,8 +7,10 @@ use std::os::unix::fs::PermissionsExt;
 use anyhow::{Result, bail};
 
 use super::{Ctx, binary_path, print};
-use crate::settings::{self, HOOKS};
-use crate::{index, layout};
+use crate::capture::hook_event::HookEvent;
+use crate::index;
+use crate::setup::layout;
+use crate::setup::settings;
 
 #[derive(PartialEq)]
 enum Level {
@@ -101,12 +103,12 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     match settings::read(&settings_file) {
         Ok(s) => {
             let events = settings::installed_events(&s, &bin);
-            if events.len() == HOOKS.len() {
+            if events.len() == HookEvent::ALL.len() {
                 check(
                     Level::Ok,
                     format!(
                         "all {} hooks registered in {} for {bin}",
-                        HOOKS.len(),
+                        HookEvent::ALL.len(),
                         settings_file.display()
                     ),
                 );
@@ -115,9 +117,9 @@ pub fn run(ctx: &Ctx) -> Result<()> {
                     Err(why) => check(Level::Fail, format!("self-test: {why}")),
                 }
             } else {
-                let missing: Vec<&str> = HOOKS
+                let missing: Vec<&str> = HookEvent::ALL
                     .iter()
-                    .map(|(e, ..)| *e)
+                    .map(|e| e.wire_name())
                     .filter(|e| !events.iter().any(|x| x == e))
                     .collect();
                 check(

@@ -6,11 +6,12 @@ use std::fmt::Write;
 use anyhow::Result;
 use serde_json::json;
 
-use super::{Ctx, clip, print, reindex_changed, stamp, warn_all};
+use super::{Ctx, print, reindex_changed, warn_all};
 use crate::cli::EvolveArgs;
-use crate::identity;
 use crate::memory::Store;
-use crate::promotion::{self, Applied};
+use crate::memory::identity;
+use crate::memory::promotion::{self, Applied};
+use crate::text::{one_line, stamp};
 
 pub fn run(ctx: &Ctx, args: &EvolveArgs) -> Result<()> {
     ctx.require_memory()?;
@@ -116,9 +117,9 @@ fn render(ctx: &Ctx, plan: &promotion::Plan, applied: Option<&Applied>) -> Strin
                 "  {}  {:.2}  created {age} days ago, seen {idle} days ago\n    when {}\n    → {}: \"{}\"",
                 i.name,
                 c.effective,
-                clip(i.trigger.trim_start_matches("when "), 80),
+                one_line(i.trigger.trim_start_matches("when "), 80),
                 ctx.paths.relative(&c.conviction).display(),
-                clip(&i.action, 80),
+                one_line(&i.action, 80),
             );
         }
     }

@@ -4,10 +4,11 @@
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 
-use super::{Ctx, print, stamp, warn_all};
+use super::{Ctx, print, warn_all};
 use crate::cli::ExportArgs;
 use crate::fsutil;
 use crate::memory::Store;
+use crate::text::stamp;
 
 /// Marks an export file so `import` can tell it from other JSON.
 pub const FORMAT: &str = "homunculus-export";

@@ -3,10 +3,11 @@
 
 use anyhow::{Result, bail};
 
-use super::{Ctx, print, reindex_changed, stamp};
+use super::{Ctx, print, reindex_changed};
 use crate::cli::{FeedbackArgs, Verdict};
-use crate::confidence::Feedback;
+use crate::memory::confidence::Feedback;
 use crate::memory::{Error, Instinct, Origin, Scalar, Store, body};
+use crate::text::stamp;
 
 pub fn run(ctx: &Ctx, args: &FeedbackArgs) -> Result<()> {
     ctx.require_memory()?;

@@ -11,10 +11,11 @@ use super::{Ctx, binary_path, print, reindex_changed, settings_path};
 use crate::cli::InitArgs;
 use crate::fsutil::{self, create_private_dir};
 use crate::memory::Store;
+use crate::memory::migrate;
 use crate::paths::LAYOUT_DIRS;
-use crate::settings::{self, Change};
-use crate::templates::{self, COMMAND_MARKER};
-use crate::{git, layout, migrate};
+use crate::setup::settings::{self, Change};
+use crate::setup::templates::{self, COMMAND_MARKER};
+use crate::setup::{git, layout};
 
 /// Collects one line per step: `created`, `exists`, `installed`, ...
 struct Report {

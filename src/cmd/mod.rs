@@ -123,11 +123,6 @@ fn binary_path() -> Result<String> {
     Ok(exe.canonicalize().unwrap_or(exe).display().to_string())
 }
 
-/// Formats a timestamp as files store it.
-fn stamp(t: DateTime<Utc>) -> String {
-    crate::identity::stamp(t)
-}
-
 /// Writes command output to stdout; a closed pipe surfaces as an error `main` ignores.
 fn print(text: &str) -> Result<()> {
     use std::io::Write;
@@ -135,15 +130,4 @@ fn print(text: &str) -> Result<()> {
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())
-}
-
-/// Cuts `text` to at most `max` characters, marking the cut with an ellipsis.
-fn clip(text: &str, max: usize) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= max {
-        return flat;
-    }
-    let mut cut: String = flat.chars().take(max.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
 }

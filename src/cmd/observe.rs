@@ -6,8 +6,8 @@ use anyhow::Result;
 
 use super::{Ctx, print};
 use crate::cli::{EngineArg, ObserveArgs};
-use crate::config::Config;
 use crate::observer::{self, Engine, Options};
+use crate::setup::config::Config;
 
 /// What a run learned, one change a line, for `observe` and `replay`.
 pub fn learned(report: &observer::Report) -> String {

@@ -12,10 +12,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::hook;
 use super::{Ctx, print};
+use crate::capture::transcript;
 use crate::cli::ReplayArgs;
-use crate::config::Config;
+use crate::log;
 use crate::observer::{self, Engine, Options};
-use crate::{layout, log, transcript};
+use crate::setup::config::Config;
+use crate::setup::layout;
 
 /// Transcripts larger than this are skipped (and said so).
 const MAX_TRANSCRIPT: u64 = 256 * 1024 * 1024;
@@ -89,7 +91,7 @@ pub fn run(ctx: &Ctx, args: &ReplayArgs) -> Result<()> {
                 log::hook_error(
                     &ctx.paths,
                     event.at,
-                    event.hook,
+                    event.hook.cli_name(),
                     &format!("replay of {}: {e:#}", file.display()),
                 );
             }

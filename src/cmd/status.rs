@@ -7,10 +7,12 @@ use std::fmt::Write;
 use anyhow::Result;
 use serde_json::json;
 
-use super::{Ctx, clip, print, stamp, warn_all};
+use super::{Ctx, print, warn_all};
 use crate::cli::StatusArgs;
-use crate::identity;
+use crate::memory::identity;
 use crate::memory::{Instinct, Origin, Store};
+use crate::text::one_line;
+use crate::text::stamp;
 
 pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
     ctx.require_memory()?;
@@ -66,7 +68,7 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
 /// Bullets of a bash-era `convictions.md` that `init` has not migrated yet.
 fn legacy_convictions(ctx: &Ctx) -> usize {
     crate::fsutil::read_text(&ctx.paths.legacy_convictions())
-        .map(|text| crate::migrate::parse_bullets(&text).len())
+        .map(|text| crate::memory::migrate::parse_bullets(&text).len())
         .unwrap_or(0)
 }
 
@@ -135,8 +137,8 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
                 "  {:.2}    {:.2}  {:<width$}  {}{marks}",
                 i.confidence,
                 i.effective(ctx.now),
-                clip(&i.name, width),
-                clip(&i.trigger, 70),
+                one_line(&i.name, width),
+                one_line(&i.trigger, 70),
             );
         }
     }

@@ -10,7 +10,7 @@ use anyhow::Result;
 use serde_json::json;
 
 use super::Ctx;
-use crate::payload::Payload;
+use crate::capture::payload::Payload;
 
 const KEEP_AT_MOST: usize = 1000;
 const KEEP_AFTER_ROTATION: usize = 500;
@@ -50,7 +50,7 @@ fn record(ctx: &Ctx, payload: &Payload) {
         .value("context_window/used_percentage")
         .and_then(|v| v.as_f64());
     let line = json!({
-        "ts": ctx.now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        "ts": crate::text::stamp_ms(ctx.now),
         "session_id": payload.session_id(),
         "used_percentage": used,
         "transcript_path": payload.str("transcript_path"),

@@ -6,8 +6,8 @@ use std::fmt::Write;
 use anyhow::Result;
 
 use super::{Ctx, print, settings_path};
-use crate::settings;
-use crate::templates::{self, COMMAND_MARKER};
+use crate::setup::settings;
+use crate::setup::templates::{self, COMMAND_MARKER};
 
 pub fn run(ctx: &Ctx, args: &crate::cli::UninstallArgs) -> Result<()> {
     let file = settings_path(ctx, args.project)?;

@@ -93,7 +93,8 @@ fn confidence_factor(confidence: f64, decay_origin: i64, now_unix: i64) -> f32 {
     if confidence <= 0.0 {
         return 1.0;
     }
-    (0.75 + 0.5 * crate::confidence::effective_at(confidence, decay_origin, now_unix)) as f32
+    (0.75 + 0.5 * crate::memory::confidence::effective_at(confidence, decay_origin, now_unix))
+        as f32
 }
 
 /// The top `limit` documents for `query`, BM25 scaled by confidence, with scores.

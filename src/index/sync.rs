@@ -19,11 +19,12 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::document::KIND_DIRS;
-use super::update::{mtime_ns, scan};
+use super::update::scan;
 use super::{Index, IndexError};
-use crate::changes;
 use crate::fsutil;
+use crate::fsutil::mtime_ns;
 use crate::lock::{FileLock, LockError};
+use crate::memory::journal;
 use crate::paths::Paths;
 
 /// Up to this many documents, every sync re-stats every file (a few milliseconds).
@@ -127,7 +128,7 @@ pub fn sync(
                 .cloned(),
         )
         .collect();
-    if !sweep && changed.is_empty() && !changes::pending(paths) {
+    if !sweep && changed.is_empty() && !journal::pending(paths) {
         return Ok(SyncReport::default());
     }
     let wait = if mode == Mode::Bounded {
@@ -145,16 +146,16 @@ pub fn sync(
         }
         Err(e) => return Err(e.into()),
     };
-    let (journal, taken) = changes::take(paths);
+    let (journal, taken) = journal::take(paths);
     let mut rescan = Vec::new();
     let mut recorded = state.dirs.clone();
     for dir in &changed {
-        let entries: Vec<&changes::Entry> = journal
+        let entries: Vec<&journal::Entry> = journal
             .iter()
             .filter(|e| e.path.parent().and_then(Path::to_str) == Some(dir.as_str()))
             .collect();
         let explained = match (state.dirs.get(dir), current.get(dir)) {
-            (Some(&was), Some(&now)) => changes::explains(&entries, was, now),
+            (Some(&was), Some(&now)) => journal::explains(&entries, was, now),
             _ => false,
         };
         // Hooks rescan only small folders (convictions, instincts); a large one (the
@@ -181,7 +182,7 @@ pub fn sync(
         recorded,
         if sweep { now_unix } else { state.swept_at },
     )?;
-    changes::finish(&taken);
+    journal::finish(&taken);
     Ok(report)
 }
 
@@ -212,11 +213,11 @@ pub fn full_locked(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SyncReport, IndexError> {
     let current = dir_mtimes(paths);
-    let (_, taken) = changes::take(paths);
+    let (_, taken) = journal::take(paths);
     let dirs: Vec<String> = KIND_DIRS.iter().map(|(d, _)| d.to_string()).collect();
     let report = scan(index, paths, &dirs, &[], progress)?;
     write_state(paths, current, now_unix)?;
-    changes::finish(&taken);
+    journal::finish(&taken);
     Ok(report)
 }
 
@@ -229,7 +230,7 @@ pub fn apply_batch(
 ) -> Result<SyncReport, IndexError> {
     let _lock = FileLock::acquire(&paths.lock("index"))?;
     let current = dir_mtimes(paths);
-    let (journal, taken) = changes::take(paths);
+    let (journal, taken) = journal::take(paths);
     let mut all: Vec<PathBuf> = relatives
         .iter()
         .cloned()
@@ -239,7 +240,7 @@ pub fn apply_batch(
     all.dedup();
     let report = scan(index, paths, &[], &all, &mut |_, _| {})?;
     write_state(paths, current, read_state(paths).swept_at)?;
-    changes::finish(&taken);
+    journal::finish(&taken);
     Ok(report)
 }
 

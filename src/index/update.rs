@@ -4,7 +4,6 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use tantivy::{IndexWriter, TantivyDocument, Term};
@@ -12,12 +11,8 @@ use tantivy::{IndexWriter, TantivyDocument, Term};
 use super::document::{self, Stamp};
 use super::sync::SyncReport;
 use super::{Index, IndexError};
-use crate::fsutil::{self, IoContext, PathError};
+use crate::fsutil::{self, IoContext, PathError, mtime_ns};
 use crate::paths::Paths;
-
-pub(super) fn mtime_ns(meta: &fs::Metadata) -> i64 {
-    meta.mtime() * 1_000_000_000 + meta.mtime_nsec()
-}
 
 /// The files of one folder with their stamps.
 fn list(root: &Path, dir: &str) -> Result<Vec<(PathBuf, Stamp)>, PathError> {

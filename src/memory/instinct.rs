@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 use super::fields::Fields;
 use super::{Document, Error, body, stem};
-use crate::confidence::{PromotionInput, State};
+use crate::memory::confidence::{PromotionInput, State};
 
 /// Where an instinct came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,10 +3,16 @@
 //! them atomically under a lock.
 
 pub mod body;
+pub mod confidence;
 pub mod fields;
 pub mod frontmatter;
+pub mod identity;
 pub mod instinct;
+pub mod journal;
+pub mod migrate;
 pub mod note;
+pub mod promotion;
+pub mod session;
 pub mod store;
 
 use std::path::{Path, PathBuf};
@@ -34,7 +40,7 @@ pub const DOMAINS: &[&str] = &[
 ];
 
 /// Timestamps in frontmatter: UTC, second resolution.
-pub const TIMESTAMP_FORMAT: &str = "%Y-%m-%dT%H:%M:%SZ";
+pub use crate::text::TIMESTAMP_FORMAT;
 
 /// Errors of the memory layer. `Invalid` is a file we refuse to touch.
 #[derive(Debug, thiserror::Error)]

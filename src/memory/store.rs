@@ -6,9 +6,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::{Conviction, Document, Error, Instinct, Note, NoteKind, Origin, stem};
-use crate::changes;
 use crate::fsutil;
 use crate::lock::FileLock;
+use crate::memory::journal;
 use crate::paths::Paths;
 
 /// Items that loaded, and the files that did not (reported, skipped).
@@ -159,7 +159,7 @@ impl<'a> Store<'a> {
         let before = doc.text().to_string();
         let out = change(&mut doc)?;
         if doc.text() != before {
-            changes::write(self.paths, path, doc.text().as_bytes())?;
+            journal::write(self.paths, path, doc.text().as_bytes())?;
         }
         Ok(out)
     }
@@ -176,14 +176,14 @@ impl<'a> Store<'a> {
                 reason: "already exists".into(),
             });
         }
-        changes::write(self.paths, path, text.as_bytes())?;
+        journal::write(self.paths, path, text.as_bytes())?;
         Ok(())
     }
 
     /// Removes a file under the memory lock; a file already gone is fine.
     pub fn remove(&self, path: &Path) -> Result<(), Error> {
         let _lock = self.lock()?;
-        Ok(changes::remove(self.paths, path)?)
+        Ok(journal::remove(self.paths, path)?)
     }
 
     fn lock(&self) -> Result<FileLock, Error> {

@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use super::ops::Op;
-use crate::confidence::State;
+use crate::memory::confidence::State;
 use crate::memory::frontmatter::quote_double;
 use crate::memory::{
-    Document, Error, Instinct, Note, NoteKind, Origin, Scalar, Store, TIMESTAMP_FORMAT, body,
-    slugify,
+    Document, Error, Instinct, Note, NoteKind, Origin, Scalar, Store, body, slugify,
 };
-use crate::templates;
+use crate::setup::templates;
+use crate::text::stamp;
 
 /// What a run changed, as lines for the log and the git commit message.
 #[derive(Debug, Default)]
@@ -25,10 +25,6 @@ pub struct Applied {
     pub reinforced: usize,
     pub contradicted: usize,
     pub episodes: usize,
-}
-
-fn stamp(t: DateTime<Utc>) -> String {
-    t.format(TIMESTAMP_FORMAT).to_string()
 }
 
 fn marker(batch: &str) -> String {

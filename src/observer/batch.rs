@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::ops::Op;
+use crate::capture::observation::Observation;
 use crate::fsutil::{self, IoContext, PathError};
-use crate::observation::Observation;
 use crate::paths::Paths;
-use crate::payload::fnv1a;
+use crate::text::fnv1a;
 
 fn dir(paths: &Paths) -> PathBuf {
     paths.state().join("observer")

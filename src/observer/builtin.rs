@@ -10,8 +10,8 @@ use similar::TextDiff;
 
 use super::miners::{self, Finding, Ledger};
 use super::ops::Op;
+use crate::capture::observation::Observation;
 use crate::memory::{Instinct, Note, slugify};
-use crate::observation::Observation;
 
 /// Sightings that make a pattern an instinct.
 pub const THRESHOLD: u32 = 3;

@@ -16,10 +16,10 @@ use chrono::{DateTime, Utc};
 use super::builtin::Existing;
 use super::ops::{self, Op};
 use super::{ObserverError, batch};
-use crate::config::{Config, parse_duration};
-use crate::observation::Observation;
+use crate::capture::observation::Observation;
+use crate::capture::{hook_state, transcript};
 use crate::paths::Paths;
-use crate::{memo, transcript};
+use crate::setup::config::{Config, parse_duration};
 use std::collections::BTreeMap;
 
 pub const LEARNINGS: &str = include_str!("../../templates/lens-learnings.md");
@@ -65,7 +65,7 @@ fn conversation(
     let mut text = String::new();
     let mut advanced = BTreeMap::new();
     for sid in sessions {
-        let Some(path) = memo::read(paths, sid).transcript_path else {
+        let Some(path) = hook_state::read(paths, sid).transcript_path else {
             continue;
         };
         let Ok(bytes) = std::fs::read(&path) else {
@@ -131,7 +131,7 @@ pub fn run(
     let index = instinct_index(existing);
     let room = budget.saturating_sub(LEARNINGS.len() + KNOWLEDGE.len() + 2 * index.len()) / 3;
     let (talk, transcript_cursors) = conversation(paths, observations, room);
-    let mut prompts = vec![crate::templates::render(
+    let mut prompts = vec![crate::setup::templates::render(
         LEARNINGS,
         &[
             ("instincts", &index),
@@ -140,7 +140,7 @@ pub fn run(
         ],
     )];
     if !talk.is_empty() {
-        prompts.push(crate::templates::render(
+        prompts.push(crate::setup::templates::render(
             KNOWLEDGE,
             &[("instincts", &index), ("transcript", &talk)],
         ));

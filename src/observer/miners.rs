@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use crate::observation::{Event, Observation, is_noisy_command};
+use crate::capture::observation::{Event, Observation, is_noisy_command};
 
 /// One sighting of a pattern (or, with `opposite`, of its contradiction).
 #[derive(Debug, Clone, PartialEq)]
@@ -188,7 +188,7 @@ pub fn corrections(batch: &[Observation]) -> Vec<Finding> {
                 evidence: format!(
                     "{}: the user said \"{}\" (session {})",
                     day(&obs.ts),
-                    crate::payload::clip_chars(prompt, 160),
+                    crate::text::clip_chars(prompt, 160),
                     sid8(obs)
                 ),
                 known: 1,

@@ -17,13 +17,16 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::config::{Config, parse_duration};
+use crate::capture::observation::{Event, Observation};
+use crate::capture::{hook_state, project};
 use crate::fsutil::PathError;
 use crate::lock::{FileLock, LockError};
+use crate::log;
 use crate::memory::{NoteKind, Store, stem};
-use crate::observation::{Event, Observation};
+use crate::memory::{identity, promotion};
 use crate::paths::Paths;
-use crate::{git, identity, log, memo, project, promotion};
+use crate::setup::config::{Config, parse_duration};
+use crate::setup::git;
 pub use batch::pending;
 use ops::Op;
 
@@ -34,7 +37,7 @@ pub enum ObserverError {
     #[error(transparent)]
     Lock(#[from] LockError),
     #[error(transparent)]
-    Identity(#[from] crate::identity::IdentityError),
+    Identity(#[from] crate::memory::identity::IdentityError),
     #[error("llm engine: {0}")]
     Llm(String),
 }
@@ -231,7 +234,7 @@ fn after_run(
         .extend(applied.errors.iter().map(|e| e.to_string()));
     identity::update(paths, |map| {
         if !applied.promoted.is_empty() {
-            map.insert("last_promotion".into(), json!(identity::stamp(now)));
+            map.insert("last_promotion".into(), json!(crate::text::stamp(now)));
         }
         identity::set_promotion_ready(map, &plan.ready_domains);
     })?;
@@ -243,7 +246,7 @@ fn after_run(
         "observer.log",
         &format!(
             "{} observed {} observations: {} operations, {} changes, {} promoted, {} revoked, {} errors",
-            identity::stamp(now),
+            crate::text::stamp(now),
             report.observations,
             report.ops.len(),
             report.changes.len(),
@@ -256,7 +259,7 @@ fn after_run(
         log::append(
             paths,
             "observer.log",
-            &format!("{} error: {e}", identity::stamp(now)),
+            &format!("{} error: {e}", crate::text::stamp(now)),
         );
     }
     if config.git.commit && git::is_repo(&paths.root) && !report.changes.is_empty() {
@@ -273,7 +276,7 @@ fn after_run(
             Err(e) => log::append(
                 paths,
                 "observer.log",
-                &format!("{} git: {e}", identity::stamp(now)),
+                &format!("{} git: {e}", crate::text::stamp(now)),
             ),
         }
     }
@@ -300,16 +303,16 @@ fn summaries(paths: &Paths, sessions: &[Vec<Observation>]) -> Vec<Op> {
         let Some(first) = session.first() else {
             continue;
         };
-        let Some(file) = memo::read(paths, &first.session_id).session_file else {
+        let Some(file) = hook_state::read(paths, &first.session_id).session_file else {
             continue;
         };
         let name = stem(std::path::Path::new(&file));
-        let all = crate::observation::of_session(paths, &first.session_id);
+        let all = crate::capture::observation::of_session(paths, &first.session_id);
         let tools = all.iter().filter(|o| o.tool.is_some()).count();
         let failures: Vec<&Observation> =
             all.iter().filter(|o| o.event == Event::Failure).collect();
         let prompts = all.iter().filter(|o| o.event == Event::Prompt).count();
-        let facts = crate::session::facts(&all, project::of(&first.cwd).as_ref());
+        let facts = crate::memory::session::facts(&all, project::of(&first.cwd).as_ref());
         let mut text = format!(
             "{tools} tool calls ({}), {} failed, over {prompts} prompts.",
             facts

@@ -71,7 +71,7 @@ pub fn censors(
             (Some(cmd), Some(pattern)) => regex::RegexBuilder::new(pattern)
                 .size_limit(1 << 20)
                 .build()
-                .is_ok_and(|re| re.is_match(crate::payload::clip_chars(cmd, 10_000))),
+                .is_ok_and(|re| re.is_match(crate::text::clip_chars(cmd, 10_000))),
             _ => false,
         };
         let by_path = file.is_some_and(|(relative, absolute)| {

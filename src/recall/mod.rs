@@ -63,7 +63,7 @@ fn scoped(f: &Fields, kinds: &[&str], project: &str) -> Vec<(Occur, Box<dyn Quer
 
 fn effective(kind: &str, confidence: f64, decay_origin: i64, now: i64) -> f64 {
     match kind {
-        "instinct" => crate::confidence::effective_at(confidence, decay_origin, now),
+        "instinct" => crate::memory::confidence::effective_at(confidence, decay_origin, now),
         "conviction" => 1.0,
         _ => 0.0,
     }

@@ -3,7 +3,7 @@
 //! headed with our name so the agent and the user can tell it from Claude Code's own memory.
 
 use super::{Item, Start};
-use crate::payload::clip_chars;
+use crate::text::one_line;
 
 /// Character budgets.
 #[derive(Debug, Clone, Copy)]
@@ -44,14 +44,6 @@ impl Block {
             self.ids.push(id.to_string());
         }
     }
-}
-
-fn one_line(text: &str, max: usize) -> String {
-    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= max {
-        return flat;
-    }
-    format!("{}…", clip_chars(&flat, max.saturating_sub(1)))
 }
 
 fn day(unix: i64) -> String {

@@ -17,13 +17,16 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 use tantivy::IndexReader;
 
-use crate::config::Config;
+use crate::capture::hook_event::HookEvent;
+use crate::capture::payload::Payload;
+use crate::capture::project::{self, Project};
+use crate::capture::{hook_state, observation};
 use crate::env::Env;
 use crate::index::{Index, sync};
+use crate::log;
 use crate::paths::Paths;
-use crate::payload::Payload;
-use crate::project::{self, Project};
-use crate::{layout, log, memo};
+use crate::setup::config::Config;
+use crate::setup::layout;
 
 /// The most payload a hook reads into memory; the rest is drained and the event skipped.
 const MAX_PAYLOAD: usize = 64 * 1024 * 1024;
@@ -38,7 +41,7 @@ pub struct HookCtx {
     /// The session id, safe as a file name.
     pub sid: String,
     pub project: Option<Project>,
-    pub event: String,
+    pub event: HookEvent,
     /// Replaying a recorded session: record only; inject nothing, start nothing.
     pub replay: bool,
 }
@@ -80,7 +83,7 @@ impl HookCtx {
     }
 
     pub fn log(&self, message: &str) {
-        log::hook_error(&self.paths, self.now, &self.event, message);
+        log::hook_error(&self.paths, self.now, self.event.cli_name(), message);
     }
 
     /// The protocol answer carrying `text` as context, logged to `injections.jsonl`.
@@ -96,9 +99,9 @@ impl HookCtx {
 
     pub fn log_injection(&self, ids: &[String], chars: usize, mode: &str) {
         let line = json!({
-            "ts": self.now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+            "ts": crate::text::stamp_ms(self.now),
             "session": self.sid,
-            "event": self.event,
+            "event": self.event.cli_name(),
             "items": ids,
             "chars": chars,
             "mode": mode,
@@ -108,7 +111,7 @@ impl HookCtx {
 
     /// Marks ids as injected in this session; returns those that were not yet.
     pub fn remember_new(&self, ids: Vec<String>) -> Vec<String> {
-        memo::update(&self.paths, &self.sid, |m| {
+        hook_state::update(&self.paths, &self.sid, |m| {
             let fresh: Vec<String> = ids
                 .into_iter()
                 .filter(|id| !m.injected.contains(id))
@@ -155,9 +158,11 @@ pub fn run(env: &Env, event: &str) -> Result<()> {
         return Ok(());
     };
     let now = env.now().unwrap_or_else(|_| Utc::now());
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        handle(&paths, now, event, input, false)
-    }));
+    let Some(hook) = HookEvent::from_cli(event) else {
+        log::hook_error(&paths, now, event, "unknown hook event; skipped");
+        return Ok(());
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| handle(&paths, now, hook, input, false)));
     let answer = match outcome {
         Ok(Ok(answer)) => answer,
         Ok(Err(e)) => {
@@ -181,36 +186,28 @@ pub fn run(env: &Env, event: &str) -> Result<()> {
 pub fn handle(
     paths: &Paths,
     now: DateTime<Utc>,
-    event: &str,
+    event: HookEvent,
     input: Option<Vec<u8>>,
     replay: bool,
 ) -> Result<Option<Value>> {
-    const EVENTS: &[&str] = &[
-        "session-start",
-        "user-prompt-submit",
-        "pre-tool-use",
-        "post-tool-use",
-        "post-tool-use-failure",
-        "stop",
-        "session-end",
-        "pre-compact",
-    ];
-    if !EVENTS.contains(&event) {
-        log::hook_error(paths, now, event, "unknown hook event; skipped");
-        return Ok(None);
-    }
+    let event_name = event.cli_name();
     if !layout::is_ready(paths) {
         layout::ensure(paths, now)?;
     }
     let Some(input) = input else {
-        log::hook_error(paths, now, event, "payload larger than 64 MiB; skipped");
+        log::hook_error(
+            paths,
+            now,
+            event_name,
+            "payload larger than 64 MiB; skipped",
+        );
         return Ok(None);
     };
     let Some(payload) = Payload::parse(&input) else {
         log::hook_error(
             paths,
             now,
-            event,
+            event_name,
             &format!(
                 "payload is not a JSON object ({} bytes); skipped",
                 input.len()
@@ -220,7 +217,7 @@ pub fn handle(
     };
     drop(input);
     if payload.str("session_id").is_none_or(str::is_empty) {
-        log::hook_error(paths, now, event, "payload has no session_id; skipped");
+        log::hook_error(paths, now, event_name, "payload has no session_id; skipped");
         return Ok(None);
     }
     let ctx = HookCtx {
@@ -229,17 +226,15 @@ pub fn handle(
         paths: paths.clone(),
         now,
         payload,
-        event: event.to_string(),
+        event,
         replay,
     };
     match event {
-        "session-start" => session_start::run(&ctx),
-        "user-prompt-submit" => user_prompt_submit::run(&ctx),
-        "pre-tool-use" => pre_tool_use::run(&ctx),
-        "post-tool-use" => post_tool_use::run(&ctx, crate::observation::Event::Post),
-        "post-tool-use-failure" => post_tool_use::run(&ctx, crate::observation::Event::Failure),
-        "stop" => stop::run(&ctx, stop::Kind::Stop),
-        "session-end" => stop::run(&ctx, stop::Kind::End),
-        _ => stop::run(&ctx, stop::Kind::Compact),
+        HookEvent::SessionStart => session_start::run(&ctx),
+        HookEvent::UserPromptSubmit => user_prompt_submit::run(&ctx),
+        HookEvent::PreToolUse => pre_tool_use::run(&ctx),
+        HookEvent::PostToolUse => post_tool_use::run(&ctx, observation::Event::Post),
+        HookEvent::PostToolUseFailure => post_tool_use::run(&ctx, observation::Event::Failure),
+        HookEvent::Stop | HookEvent::SessionEnd | HookEvent::PreCompact => stop::run(&ctx),
     }
 }

@@ -5,9 +5,10 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::HookCtx;
-use crate::observation::{self, Event};
+use crate::capture::observation::{self, Event};
+use crate::capture::{hook_state, project};
+use crate::recall;
 use crate::recall::render::{self, Budget};
-use crate::{memo, project, recall};
 
 const EDIT_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
 
@@ -25,7 +26,7 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
         .project
         .as_ref()
         .map_or_else(|| file.to_string(), |p| project::relative_to(p, file));
-    let (first, session_file) = memo::update(&ctx.paths, &ctx.sid, |m| {
+    let (first, session_file) = hook_state::update(&ctx.paths, &ctx.sid, |m| {
         let first = !m.recalled_files.contains(&relative);
         if first {
             m.recalled_files.push(relative.clone());

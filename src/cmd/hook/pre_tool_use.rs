@@ -6,9 +6,10 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::HookCtx;
+use crate::capture::{hook_state, project};
+use crate::recall;
 use crate::recall::render::{self, Budget};
 use crate::recall::{Item, Verdict};
-use crate::{memo, project, recall};
 
 pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     if ctx.replay {
@@ -45,7 +46,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         total: cfg.context.prompt_chars,
         item: cfg.context.item_chars,
     };
-    let seen = memo::read(&ctx.paths, &ctx.sid).injected;
+    let seen = hook_state::read(&ctx.paths, &ctx.sid).injected;
     let warnings: Vec<Item> = fired.into_iter().map(|(item, _)| item).collect();
     let mut items: Vec<Item> = match (&relative, file) {
         (Some(rel), Some(abs)) => recall::for_path(&index, &reader, rel, abs, now)?,

@@ -5,13 +5,15 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::HookCtx;
-use crate::identity::{self, stamp};
+use crate::capture::{hook_state, project};
+use crate::memory::identity;
+use crate::memory::session;
 use crate::recall::render::{self, Budget};
 use crate::recall::{self, StartLimits};
-use crate::{memo, project, session};
+use crate::text::stamp;
 
 /// Notes the session's transcript (an absolute `.jsonl` path) for the llm lenses.
-pub fn remember_transcript(ctx: &HookCtx, memo: &mut memo::Memo) {
+pub fn remember_transcript(ctx: &HookCtx, memo: &mut hook_state::Memo) {
     if let Some(path) = ctx.payload.str("transcript_path")
         && path.starts_with('/')
         && path.ends_with(".jsonl")
@@ -21,7 +23,7 @@ pub fn remember_transcript(ctx: &HookCtx, memo: &mut memo::Memo) {
 }
 
 pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
-    let (first, session_file) = memo::update(&ctx.paths, &ctx.sid, |m| {
+    let (first, session_file) = hook_state::update(&ctx.paths, &ctx.sid, |m| {
         let first = !m.counted;
         m.counted = true;
         m.started.get_or_insert_with(|| stamp(ctx.now));
@@ -33,7 +35,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         (first, file.clone())
     })?;
     if first {
-        identity::update_within(&ctx.paths, crate::memo::WAIT, |m| {
+        identity::update_within(&ctx.paths, crate::capture::hook_state::WAIT, |m| {
             let count = m.get("session_count").and_then(Value::as_u64).unwrap_or(0);
             m.insert("session_count".into(), json!(count + 1));
             m.insert("last_session".into(), json!(stamp(ctx.now)));

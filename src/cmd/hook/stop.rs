@@ -8,24 +8,23 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::HookCtx;
-use crate::identity::{self, stamp};
+use crate::capture::hook_event::HookEvent;
+use crate::capture::{hook_state, observation};
+use crate::memory::identity;
+use crate::memory::session;
 use crate::memory::{Store, fields::parse_date, stem};
-use crate::{memo, observation, observer, session};
+use crate::observer;
+use crate::text::stamp;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Stop,
-    End,
-    Compact,
-}
-
-pub fn run(ctx: &HookCtx, kind: Kind) -> Result<Option<Value>> {
+/// Stop, SessionEnd and PreCompact (`ctx.event`).
+pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
+    let stop = ctx.event == HookEvent::Stop;
     // A Stop hook that blocked keeps the turn going; doing the work again would loop.
-    if kind == Kind::Stop && ctx.payload.bool("stop_hook_active") {
+    if stop && ctx.payload.bool("stop_hook_active") {
         return Ok(None);
     }
-    let m = memo::update(&ctx.paths, &ctx.sid, |m| {
-        if kind == Kind::Stop {
+    let m = hook_state::update(&ctx.paths, &ctx.sid, |m| {
+        if stop {
             m.turns += 1;
         }
         m.started.get_or_insert_with(|| stamp(ctx.now));
@@ -55,13 +54,13 @@ pub fn run(ctx: &HookCtx, kind: Kind) -> Result<Option<Value>> {
     };
     let store = Store::impatient(&ctx.paths, Duration::from_millis(50));
     session::write(&store, path, &who, &facts, m.turns, ctx.now)?;
-    identity::update_within(&ctx.paths, crate::memo::WAIT, |map| {
+    identity::update_within(&ctx.paths, crate::capture::hook_state::WAIT, |map| {
         map.insert("last_session".into(), json!(stamp(ctx.now)));
     })?;
     if ctx.replay {
         return Ok(None);
     }
-    Ok(start_observer(ctx, kind, m.clear_advised))
+    Ok(start_observer(ctx, m.clear_advised))
 }
 
 /// Context use thresholds (from Nous): below 10% a session has taught nothing yet;
@@ -73,10 +72,11 @@ const ADVISE_CLEAR_FROM: f64 = 85.0;
 
 /// Starts `homunculus observe` fully detached when it is due. Returns the one-time
 /// advice to clear, if it is time for it.
-fn start_observer(ctx: &HookCtx, kind: Kind, advised: bool) -> Option<Value> {
+fn start_observer(ctx: &HookCtx, advised: bool) -> Option<Value> {
     let config = ctx.config();
     let used = context_used(ctx);
-    if kind == Kind::Stop && used.is_some_and(|u| u < QUIET_BELOW) {
+    let stop = ctx.event == HookEvent::Stop;
+    if stop && used.is_some_and(|u| u < QUIET_BELOW) {
         return None;
     }
     if observer::is_due(&ctx.paths, &config, ctx.now) {
@@ -85,8 +85,8 @@ fn start_observer(ctx: &HookCtx, kind: Kind, advised: bool) -> Option<Value> {
             ctx.log(&format!("cannot start the observer: {e}"));
         }
     }
-    if kind == Kind::Stop && !advised && used.is_some_and(|u| u >= ADVISE_CLEAR_FROM) {
-        let _ = memo::update(&ctx.paths, &ctx.sid, |m| m.clear_advised = true);
+    if stop && !advised && used.is_some_and(|u| u >= ADVISE_CLEAR_FROM) {
+        let _ = hook_state::update(&ctx.paths, &ctx.sid, |m| m.clear_advised = true);
         return Some(json!({
             "systemMessage": "homunculus: the context is over 85% full and what this session taught is saved; a /clear now is wise."
         }));
@@ -118,7 +118,7 @@ fn context_used(ctx: &HookCtx) -> Option<f64> {
             .ok()?;
         let mut tail = Vec::new();
         file.take(256 * 1024).read_to_end(&mut tail).ok()?;
-        crate::transcript::context_used(&String::from_utf8_lossy(&tail))
+        crate::capture::transcript::context_used(&String::from_utf8_lossy(&tail))
     })
 }
 

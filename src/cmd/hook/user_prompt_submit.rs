@@ -5,10 +5,10 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::HookCtx;
-use crate::config::RecallMode;
+use crate::capture::{hook_state, observation};
 use crate::recall::render::{self, Budget};
 use crate::recall::{self, PromptContext, gate};
-use crate::{memo, observation};
+use crate::setup::config::RecallMode;
 
 pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     if let Some(obs) = observation::from_prompt(&ctx.payload, ctx.now) {
@@ -22,7 +22,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     let Some((index, reader)) = ctx.index() else {
         return Ok(None);
     };
-    let memo = memo::read(&ctx.paths, &ctx.sid);
+    let memo = hook_state::read(&ctx.paths, &ctx.sid);
     let touched: Vec<String> = memo
         .recalled_files
         .iter()

@@ -8,9 +8,10 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use super::export::FORMAT;
+use crate::text::stamp;
 
 mod nous;
-use super::{Ctx, print, reindex_changed, stamp};
+use super::{Ctx, print, reindex_changed};
 use crate::fsutil;
 use crate::memory::{
     Document, Error, Instinct, Origin, Scalar, Store, body, is_valid_name, slugify,

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use crate::memory::frontmatter::quote_double;
 use crate::memory::{TIMESTAMP_FORMAT, slugify};
 use crate::observer::miners::domain_of;
-use crate::templates;
+use crate::setup::templates;
 
 /// Weights at or below this were discarded by Nous itself.
 const DISCARDED_AT: f64 = 0.15;

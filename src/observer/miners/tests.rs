@@ -1,5 +1,5 @@
 use super::*;
-use crate::observation::{Input, Outcome};
+use crate::capture::observation::{Input, Outcome};
 
 fn bash(session: &str, event: Event, command: &str, error: Option<&str>) -> Observation {
     Observation {

@@ -8,11 +8,11 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
+use crate::capture::observation::{Event, Observation};
+use crate::capture::project::{self, Project};
 use crate::memory::frontmatter::quote_double;
 use crate::memory::{Error, Scalar, Store, TIMESTAMP_FORMAT, body};
-use crate::observation::{Event, Observation};
-use crate::project::{self, Project};
-use crate::templates;
+use crate::setup::templates;
 
 /// The most files a summary lists.
 pub const MAX_FILES: usize = 50;
@@ -142,7 +142,7 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::observation::{Input, Outcome};
+    use crate::capture::observation::{Input, Outcome};
 
     fn obs(tool: &str, event: Event, file: Option<&str>) -> Observation {
         Observation {

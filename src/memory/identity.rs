@@ -6,8 +6,8 @@ use serde_json::{Map, Value, json};
 
 use crate::fsutil::{self, PathError};
 use crate::lock::{FileLock, LockError};
-use crate::memory::TIMESTAMP_FORMAT;
 use crate::paths::Paths;
+use crate::text::stamp;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IdentityError {
@@ -39,10 +39,6 @@ pub fn fresh(now: DateTime<Utc>) -> Value {
         "last_promotion": null,
         "promotion": { "ready": [] },
     })
-}
-
-pub fn stamp(now: DateTime<Utc>) -> String {
-    now.format(TIMESTAMP_FORMAT).to_string()
 }
 
 /// Reads the identity; a missing file reads as an empty object.

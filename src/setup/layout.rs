@@ -8,12 +8,12 @@ use chrono::{DateTime, Utc};
 
 use crate::fsutil::{self, PathError};
 use crate::paths::{LAYOUT_DIRS, Paths};
-use crate::templates;
+use crate::setup::templates;
 
 /// The files of a fresh memory folder and what they start with.
 pub fn files(paths: &Paths, now: DateTime<Utc>) -> [(PathBuf, String); 3] {
     [
-        (paths.identity(), crate::identity::fresh_text(now)),
+        (paths.identity(), crate::memory::identity::fresh_text(now)),
         (paths.config(), templates::CONFIG.to_string()),
         (paths.gitignore(), templates::GITIGNORE.to_string()),
     ]

@@ -1,21 +1,21 @@
 //! The files homunculus writes from templates, embedded at build time so the binary is
 //! self-contained: item skeletons, the config, `.gitignore`, and the slash commands.
 
-pub const CONFIG: &str = include_str!("../templates/config.toml");
-pub const GITIGNORE: &str = include_str!("../templates/gitignore");
-pub const INSTINCT: &str = include_str!("../templates/instinct.md");
-pub const CONVICTION: &str = include_str!("../templates/conviction.md");
-pub const EPISODE: &str = include_str!("../templates/episode.md");
-pub const SESSION: &str = include_str!("../templates/session.md");
+pub const CONFIG: &str = include_str!("../../templates/config.toml");
+pub const GITIGNORE: &str = include_str!("../../templates/gitignore");
+pub const INSTINCT: &str = include_str!("../../templates/instinct.md");
+pub const CONVICTION: &str = include_str!("../../templates/conviction.md");
+pub const EPISODE: &str = include_str!("../../templates/episode.md");
+pub const SESSION: &str = include_str!("../../templates/session.md");
 
 /// The slash commands `init` installs into Claude Code's commands folder.
 pub const COMMANDS: &[(&str, &str)] = &[
     (
         "instinct-status.md",
-        include_str!("../commands/instinct-status.md"),
+        include_str!("../../commands/instinct-status.md"),
     ),
-    ("evolve.md", include_str!("../commands/evolve.md")),
-    ("feedback.md", include_str!("../commands/feedback.md")),
+    ("evolve.md", include_str!("../../commands/evolve.md")),
+    ("feedback.md", include_str!("../../commands/feedback.md")),
 ];
 
 /// The line that marks a slash command file as ours (safe to update or remove).

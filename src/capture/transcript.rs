@@ -8,11 +8,12 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
+use crate::capture::hook_event::HookEvent;
+
 /// One synthesised hook event.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
-    /// Our hook argument: `session-start`, `user-prompt-submit`, ...
-    pub hook: &'static str,
+    pub hook: HookEvent,
     pub payload: Value,
     pub at: DateTime<Utc>,
 }
@@ -75,7 +76,7 @@ pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
             let mut p = base("SessionStart");
             p["source"] = json!("startup");
             out.push(Event {
-                hook: "session-start",
+                hook: HookEvent::SessionStart,
                 payload: p,
                 at,
             });
@@ -98,11 +99,14 @@ pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
                             continue;
                         };
                         let failed = block.get("is_error").and_then(Value::as_bool) == Some(true);
-                        let mut p = base(if failed {
-                            "PostToolUseFailure"
-                        } else {
-                            "PostToolUse"
-                        });
+                        let mut p = base(
+                            if failed {
+                                HookEvent::PostToolUseFailure
+                            } else {
+                                HookEvent::PostToolUse
+                            }
+                            .wire_name(),
+                        );
                         p["tool_name"] = json!(name);
                         p["tool_input"] = input;
                         p["tool_use_id"] = json!(id);
@@ -113,9 +117,9 @@ pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
                             p["tool_response"] = r.clone();
                         }
                         let hook = if failed {
-                            "post-tool-use-failure"
+                            HookEvent::PostToolUseFailure
                         } else {
-                            "post-tool-use"
+                            HookEvent::PostToolUse
                         };
                         out.push(Event {
                             hook,
@@ -139,7 +143,7 @@ pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
                     let mut p = base("UserPromptSubmit");
                     p["prompt"] = json!(prompt);
                     out.push(Event {
-                        hook: "user-prompt-submit",
+                        hook: HookEvent::UserPromptSubmit,
                         payload: p,
                         at,
                     });
@@ -171,7 +175,7 @@ pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
                     let mut p = base("Stop");
                     p["stop_hook_active"] = json!(false);
                     out.push(Event {
-                        hook: "stop",
+                        hook: HookEvent::Stop,
                         payload: p,
                         at,
                     });
@@ -186,7 +190,7 @@ pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
         p["hook_event_name"] = json!("SessionEnd");
         p["reason"] = json!("other");
         out.push(Event {
-            hook: "session-end",
+            hook: HookEvent::SessionEnd,
             payload: p,
             at: last,
         });
@@ -317,7 +321,7 @@ mod tests {
 not json at all
 "##;
         let events = events(text, "/t.jsonl", Utc::now());
-        let hooks: Vec<&str> = events.iter().map(|e| e.hook).collect();
+        let hooks: Vec<&str> = events.iter().map(|e| e.hook.cli_name()).collect();
         assert_eq!(
             hooks,
             [

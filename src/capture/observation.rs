@@ -5,14 +5,15 @@
 use std::fs;
 use std::path::PathBuf;
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::capture::payload::Payload;
+use crate::capture::project;
+use crate::capture::redact::redact;
 use crate::fsutil::{self, PathError};
 use crate::paths::Paths;
-use crate::payload::{Payload, clip_chars};
-use crate::project;
-use crate::redact::redact;
+use crate::text::clip_chars;
 
 pub const COMMAND_CHARS: usize = 500;
 pub const ERROR_CHARS: usize = 300;
@@ -212,7 +213,7 @@ pub fn from_prompt(payload: &Payload, now: DateTime<Utc>) -> Option<Observation>
 fn base(payload: &Payload, event: Event, now: DateTime<Utc>) -> Observation {
     let cwd = payload.str("cwd").unwrap_or("");
     Observation {
-        ts: now.to_rfc3339_opts(SecondsFormat::Millis, true),
+        ts: crate::text::stamp_ms(now),
         event,
         session_id: payload.session_id(),
         cwd: bounded(cwd, FIELD_CHARS * 2),

@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use crate::text::fnv1a;
+
 /// A parsed payload.
 #[derive(Debug, Clone)]
 pub struct Payload(pub Value);
@@ -62,21 +64,6 @@ pub fn safe_session_id(raw: &str) -> String {
     }
 }
 
-/// FNV-1a, 64 bits: stable across versions and platforms.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
-/// Cuts `text` to at most `max` characters on a character boundary.
-pub fn clip_chars(text: &str, max: usize) -> &str {
-    match text.char_indices().nth(max) {
-        Some((i, _)) => &text[..i],
-        None => text,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,11 +93,5 @@ mod tests {
         assert!(Payload::parse(b"[1,2]").is_none());
         assert!(Payload::parse(b"{\"trunc").is_none());
         assert!(Payload::parse(&[0xff, 0xfe]).is_none());
-    }
-
-    #[test]
-    fn clipping_respects_characters() {
-        assert_eq!(clip_chars("héllo", 2), "hé");
-        assert_eq!(clip_chars("hi", 5), "hi");
     }
 }

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 
 use crate::fsutil::{self, IoContext};
+use crate::memory::promotion::{ConvictionDraft, render_conviction};
 use crate::memory::{Error, Instinct, Scalar, Store, slugify};
-use crate::promotion::{ConvictionDraft, render_conviction};
 
 /// One conviction moved (or, in a dry run, to be moved) into its own file.
 #[derive(Debug)]

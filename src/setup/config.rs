@@ -161,7 +161,7 @@ mod tests {
 
     #[test]
     fn template_lists_every_default() {
-        let template = include_str!("../templates/config.toml");
+        let template = include_str!("../../templates/config.toml");
         assert_eq!(Config::parse(template).unwrap(), Config::default());
         let uncommented: String = template
             .lines()

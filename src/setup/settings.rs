@@ -7,24 +7,8 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
+use crate::capture::hook_event::HookEvent;
 use crate::fsutil::{self, PathError};
-
-/// The events we handle: (settings event, our hook argument, matcher, timeout seconds).
-pub const HOOKS: &[(&str, &str, Option<&str>, u64)] = &[
-    ("SessionStart", "session-start", None, 10),
-    ("UserPromptSubmit", "user-prompt-submit", None, 5),
-    (
-        "PreToolUse",
-        "pre-tool-use",
-        Some("Read|Edit|Write|MultiEdit|NotebookEdit|Bash"),
-        5,
-    ),
-    ("PostToolUse", "post-tool-use", None, 5),
-    ("PostToolUseFailure", "post-tool-use-failure", None, 5),
-    ("Stop", "stop", None, 10),
-    ("SessionEnd", "session-end", None, 5),
-    ("PreCompact", "pre-compact", None, 10),
-];
 
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
@@ -129,9 +113,10 @@ pub fn install(settings: &mut Map<String, Value>, bin: &str) -> Vec<(&'static st
     }
     let hooks = hooks.as_object_mut().expect("made an object above");
     let mut changes = Vec::new();
-    for (event, arg, matcher, timeout) in HOOKS {
-        let wanted = handler(bin, arg, *timeout);
-        let groups = hooks.entry(*event).or_insert_with(|| json!([]));
+    for hook in HookEvent::ALL {
+        let (event, matcher) = (hook.wire_name(), hook.matcher());
+        let wanted = handler(bin, hook.cli_name(), hook.timeout_secs());
+        let groups = hooks.entry(event).or_insert_with(|| json!([]));
         if !groups.is_array() {
             *groups = json!([]);
         }
@@ -143,7 +128,7 @@ pub fn install(settings: &mut Map<String, Value>, bin: &str) -> Vec<(&'static st
             };
             for h in handlers.iter_mut() {
                 let cmd = h.get("command").and_then(Value::as_str).unwrap_or("");
-                if is_ours(cmd) && cmd.ends_with(&format!(" hook {arg}")) {
+                if is_ours(cmd) && cmd.ends_with(&format!(" hook {}", hook.cli_name())) {
                     change = if *h == wanted {
                         Change::Unchanged
                     } else {
@@ -153,7 +138,7 @@ pub fn install(settings: &mut Map<String, Value>, bin: &str) -> Vec<(&'static st
                 }
             }
             if change != Change::Installed
-                && group.get("matcher").and_then(Value::as_str) != *matcher
+                && group.get("matcher").and_then(Value::as_str) != matcher
             {
                 match matcher {
                     Some(m) => group["matcher"] = json!(m),
@@ -173,7 +158,7 @@ pub fn install(settings: &mut Map<String, Value>, bin: &str) -> Vec<(&'static st
             }
             groups.push(group);
         }
-        changes.push((*event, change));
+        changes.push((event, change));
     }
     changes
 }
@@ -285,10 +270,10 @@ pub fn installed_events(settings: &Map<String, Value>, bin: &str) -> Vec<String>
     let Some(hooks) = settings.get("hooks").and_then(Value::as_object) else {
         return out;
     };
-    for (event, arg, _, _) in HOOKS {
-        let wanted = hook_command(bin, arg);
+    for hook in HookEvent::ALL {
+        let (event, wanted) = (hook.wire_name(), hook_command(bin, hook.cli_name()));
         let found = hooks
-            .get(*event)
+            .get(event)
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
@@ -327,7 +312,7 @@ mod tests {
         assert_eq!(s, again);
         assert_eq!(
             installed_events(&s, "/usr/bin/homunculus").len(),
-            HOOKS.len()
+            HookEvent::ALL.len()
         );
     }
 
@@ -349,7 +334,7 @@ mod tests {
         let mut s = foreign();
         install(&mut s, "/usr/bin/homunculus");
         let removed = uninstall(&mut s);
-        assert_eq!(removed.len(), HOOKS.len());
+        assert_eq!(removed.len(), HookEvent::ALL.len());
         assert_eq!(s, foreign());
         let mut empty = Map::new();
         install(&mut empty, "homunculus");

@@ -4,7 +4,6 @@
 //! rescanning the folder. A lost or partial journal only costs a rescan.
 
 use std::fs;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use crate::fsutil::{self, PathError};
@@ -26,9 +25,7 @@ pub fn journal_file(paths: &Paths) -> PathBuf {
 
 /// A folder's modification time in nanoseconds.
 pub fn dir_mtime(dir: &Path) -> Option<i64> {
-    fs::metadata(dir)
-        .ok()
-        .map(|m| m.mtime() * 1_000_000_000 + m.mtime_nsec())
+    fs::metadata(dir).ok().map(|m| fsutil::mtime_ns(&m))
 }
 
 /// Replaces `path` atomically and records the change.

@@ -7,11 +7,12 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
-use crate::confidence::{self, CLUSTER_SIZE};
+use crate::memory::confidence::{self, CLUSTER_SIZE};
 use crate::memory::frontmatter::quote_double;
-use crate::memory::{Error, Instinct, Scalar, Store, TIMESTAMP_FORMAT, is_valid_name};
+use crate::memory::{Error, Instinct, Scalar, Store, is_valid_name};
 use crate::paths::Paths;
-use crate::templates;
+use crate::setup::templates;
+use crate::text::stamp;
 
 /// An instinct that has earned a conviction, and the file it would become.
 #[derive(Debug, Clone)]
@@ -130,7 +131,7 @@ pub fn render_conviction(draft: &ConvictionDraft, now: DateTime<Utc>) -> String 
             ("name", &quote_double(&draft.name)),
             ("action", &quote_double(&draft.action)),
             ("domain", &quote_double(&draft.domain)),
-            ("promoted_at", &now.format(TIMESTAMP_FORMAT).to_string()),
+            ("promoted_at", &stamp(now)),
             ("source_instinct", source),
             ("extra", &extra),
             ("title", &draft.title),

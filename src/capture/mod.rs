@@ -1,0 +1,11 @@
+//! What the hooks take in: Claude Code's payloads and transcripts, the observations
+//! built from them (secrets redacted), the project a directory belongs to, and the
+//! per-session state that keeps hooks from repeating themselves.
+
+pub mod hook_event;
+pub mod hook_state;
+pub mod observation;
+pub mod payload;
+pub mod project;
+pub mod redact;
+pub mod transcript;

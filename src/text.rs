@@ -1,0 +1,70 @@
+//! Small string helpers shared by every layer: clipping on character boundaries, one-line
+//! flattening, the timestamp spellings our files and logs use, and a stable hash.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+
+/// How frontmatter stores instants: second precision, UTC, `Z`.
+pub const TIMESTAMP_FORMAT: &str = "%Y-%m-%dT%H:%M:%SZ";
+
+/// An instant as frontmatter stores it (`2026-02-01T14:30:00Z`).
+pub fn stamp(t: DateTime<Utc>) -> String {
+    t.format(TIMESTAMP_FORMAT).to_string()
+}
+
+/// An instant as log and observation lines carry it (RFC 3339, milliseconds).
+pub fn stamp_ms(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// A day as evidence bullets and episode names carry it (`2026-02-01`).
+pub fn day(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%d").to_string()
+}
+
+/// Cuts `text` to at most `max` characters on a character boundary.
+pub fn clip_chars(text: &str, max: usize) -> &str {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => &text[..i],
+        None => text,
+    }
+}
+
+/// `text` on one line (whitespace runs folded to one space), at most `max` characters,
+/// a cut marked with an ellipsis.
+pub fn one_line(text: &str, max: usize) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    format!("{}…", clip_chars(&flat, max.saturating_sub(1)))
+}
+
+/// FNV-1a, 64 bits: stable across versions and platforms.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clipping_respects_characters() {
+        assert_eq!(clip_chars("héllo", 2), "hé");
+        assert_eq!(clip_chars("hi", 5), "hi");
+        assert_eq!(one_line("a\n  b c", 10), "a b c");
+        assert_eq!(one_line("abcdef", 4), "abc…");
+    }
+
+    #[test]
+    fn stamps() {
+        let t = DateTime::parse_from_rfc3339("2026-02-01T14:30:00.5Z")
+            .unwrap()
+            .to_utc();
+        assert_eq!(stamp(t), "2026-02-01T14:30:00Z");
+        assert_eq!(stamp_ms(t), "2026-02-01T14:30:00.500Z");
+        assert_eq!(day(t), "2026-02-01");
+    }
+}
