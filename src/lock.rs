@@ -10,6 +10,37 @@ use fs4::{FileExt, TryLockError};
 
 use crate::fsutil::{IoContext, PathError, create_private_dir};
 
+/// The resources we lock, each with its own file under `state/locks/`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LockName {
+    /// The item files (instincts, convictions, episodes, sessions).
+    Memory,
+    /// `identity.json`.
+    Identity,
+    /// The Tantivy index writer.
+    Index,
+    /// One running `watch`.
+    Watch,
+    /// One running observer.
+    Observer,
+    /// One session's hook state; the id is already safe as a file name.
+    Session(String),
+}
+
+impl LockName {
+    /// The lock file's stem.
+    pub fn file_stem(&self) -> String {
+        match self {
+            LockName::Memory => "memory".into(),
+            LockName::Identity => "identity".into(),
+            LockName::Index => "index".into(),
+            LockName::Watch => "watch".into(),
+            LockName::Observer => "observer".into(),
+            LockName::Session(id) => format!("session-{id}"),
+        }
+    }
+}
+
 /// Why a lock could not be taken.
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {

@@ -92,8 +92,10 @@ impl Paths {
     }
 
     /// The lock file guarding one named resource. Lock files are never deleted.
-    pub fn lock(&self, name: &str) -> PathBuf {
-        self.root.join("state/locks").join(format!("{name}.lock"))
+    pub fn lock(&self, name: &crate::lock::LockName) -> PathBuf {
+        self.root
+            .join("state/locks")
+            .join(format!("{}.lock", name.file_stem()))
     }
 
     /// Claude Code's user-level slash command folder.

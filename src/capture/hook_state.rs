@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::fsutil::{self, PathError};
-use crate::lock::{FileLock, LockError};
+use crate::lock::{FileLock, LockError, LockName};
 use crate::paths::Paths;
 
 /// How long a hook waits for another hook of the same session.
@@ -62,7 +62,10 @@ pub fn update<T>(
     session_id: &str,
     change: impl FnOnce(&mut Memo) -> T,
 ) -> Result<T, MemoError> {
-    let _lock = FileLock::try_acquire_for(&paths.lock(&format!("session-{session_id}")), WAIT)?;
+    let _lock = FileLock::try_acquire_for(
+        &paths.lock(&LockName::Session(session_id.to_string())),
+        WAIT,
+    )?;
     let mut memo = read(paths, session_id);
     let before = memo.clone();
     let out = change(&mut memo);

@@ -6,8 +6,8 @@ use anyhow::{Result, bail};
 use super::{Ctx, print, reindex_changed};
 use crate::cli::{FeedbackArgs, Verdict};
 use crate::memory::confidence::Feedback;
-use crate::memory::{Error, Instinct, Origin, Scalar, Store, body};
-use crate::text::stamp;
+use crate::memory::{Instinct, Origin, Store};
+use crate::text::day;
 
 pub fn run(ctx: &Ctx, args: &FeedbackArgs) -> Result<()> {
     ctx.require_memory()?;
@@ -26,37 +26,19 @@ pub fn run(ctx: &Ctx, args: &FeedbackArgs) -> Result<()> {
         Verdict::Strong => (Feedback::Strong, "strong"),
     };
     let now = ctx.now;
-    let (before, after) = store.edit(&path, |doc| {
-        let instinct = Instinct::from_document(&path, origin, doc)?;
+    let (before, after) = store.edit(&path, |file| {
+        let instinct = Instinct::from_document(&path, origin, file.doc())?;
         let state = instinct.state(now);
         let before = (instinct.confidence, state.effective(now));
         let update = state.feedback(kind, now);
-        let bad = |e| Error::invalid(&path, e);
-        doc.set("confidence", &Scalar::Number(update.confidence), &[])
-            .map_err(bad)?;
-        if update.last_seen != state.last_seen || instinct.last_seen.is_none() {
-            doc.set(
-                "last_seen",
-                &Scalar::Text(stamp(update.last_seen)),
-                &["created"],
-            )
-            .map_err(bad)?;
-        }
-        match update.decayed_until {
-            Some(t) => doc
-                .set("decayed_until", &Scalar::Text(stamp(t)), &["last_seen"])
-                .map_err(bad)?,
-            None => {
-                doc.remove("decayed_until").map_err(bad)?;
-            }
-        }
+        file.set_state(instinct.last_seen, &update)?;
         let bullet = format!(
             "{}: feedback {word} ({:.2} → {:.2})",
-            now.format("%Y-%m-%d"),
+            day(now),
             before.1,
             update.confidence
         );
-        body::append_bullet(doc, "Evidence", &bullet);
+        file.append_bullet("Evidence", &bullet);
         Ok((before, update))
     })?;
     reindex_changed(ctx, std::slice::from_ref(&path));

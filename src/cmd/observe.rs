@@ -31,8 +31,7 @@ pub fn run(ctx: &Ctx, args: &ObserveArgs) -> Result<()> {
     let engine = match args.engine {
         Some(EngineArg::Llm) => Engine::Llm,
         Some(EngineArg::Builtin) => Engine::Builtin,
-        None if config.observer.engine == "llm" => Engine::Llm,
-        None => Engine::Builtin,
+        None => config.observer.engine,
     };
     let opts = Options {
         engine,

@@ -15,7 +15,7 @@ use super::{Ctx, print};
 use crate::capture::transcript;
 use crate::cli::ReplayArgs;
 use crate::log;
-use crate::observer::{self, Engine, Options};
+use crate::observer::{self, Options};
 use crate::setup::config::Config;
 use crate::setup::layout;
 
@@ -99,11 +99,7 @@ pub fn run(ctx: &Ctx, args: &ReplayArgs) -> Result<()> {
     }
     bar.finish_and_clear();
     let config = Config::load(&ctx.paths.config())?;
-    let engine = if config.observer.engine == "llm" {
-        Engine::Llm
-    } else {
-        Engine::Builtin
-    };
+    let engine = config.observer.engine;
     let report = observer::run(
         &ctx.paths,
         &config,

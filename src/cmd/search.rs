@@ -9,6 +9,7 @@ use serde_json::json;
 use super::{Ctx, print};
 use crate::cli::{Kind, SearchArgs};
 use crate::index::{self, SearchOptions};
+use crate::memory;
 
 pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<()> {
     ctx.require_memory()?;
@@ -50,11 +51,12 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<()> {
 fn options(ctx: &Ctx, args: &SearchArgs) -> SearchOptions {
     let kind = args.kind.map(|k| {
         match k {
-            Kind::Instinct => "instinct",
-            Kind::Conviction => "conviction",
-            Kind::Episode => "episode",
-            Kind::Session => "session",
+            Kind::Instinct => memory::kind::Kind::Instinct,
+            Kind::Conviction => memory::kind::Kind::Conviction,
+            Kind::Episode => memory::kind::Kind::Episode,
+            Kind::Session => memory::kind::Kind::Session,
         }
+        .name()
         .to_string()
     });
     SearchOptions {

@@ -7,26 +7,8 @@ use chrono::{DateTime, Utc};
 use tantivy::TantivyDocument;
 
 use super::schema::Fields;
+use crate::memory::kind::{ItemDir, Kind};
 use crate::memory::{Conviction, Document, Instinct, Note, NoteKind, Origin, body};
-
-/// The kinds of item, by the folder they live in.
-pub const KIND_DIRS: &[(&str, &str)] = &[
-    ("instincts/personal", "instinct"),
-    ("instincts/inherited", "instinct"),
-    ("convictions", "conviction"),
-    ("episodes", "episode"),
-    ("sessions", "session"),
-];
-
-/// The kind of a file from its path relative to the memory folder, if it is an item.
-pub fn kind_of(relative: &Path) -> Option<&'static str> {
-    let dir = relative.parent()?.to_str()?;
-    KIND_DIRS
-        .iter()
-        .find(|(d, _)| *d == dir)
-        .map(|(_, kind)| *kind)
-        .filter(|_| crate::fsutil::is_markdown_name(relative))
-}
 
 /// Metadata of the file as indexed: the sync manifest entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,14 +26,14 @@ pub fn build(
     fields: &Fields,
     root: &Path,
     relative: &Path,
-    kind: &str,
+    item: ItemDir,
     text: &str,
     stamp: Stamp,
 ) -> TantivyDocument {
     let mut doc = TantivyDocument::default();
     let rel = relative.to_string_lossy();
     doc.add_text(fields.path, &rel);
-    doc.add_text(fields.kind, kind);
+    doc.add_text(fields.kind, item.kind.name());
     doc.add_i64(fields.mtime, stamp.mtime);
     doc.add_u64(fields.size, stamp.size);
     let name = crate::memory::stem(relative);
@@ -66,13 +48,9 @@ pub fn build(
     doc.add_text(fields.body, parsed.body());
     let title = body::title(parsed.body()).unwrap_or_else(|| name.replace('-', " "));
     doc.add_text(fields.title, &title);
-    match kind {
-        "instinct" => {
-            let origin = if rel.contains("inherited") {
-                Origin::Inherited
-            } else {
-                Origin::Personal
-            };
+    match item.kind {
+        Kind::Instinct => {
+            let origin = item.origin.unwrap_or(Origin::Personal);
             if let Ok(i) = Instinct::from_document(&path, origin, &parsed) {
                 doc.add_text(fields.trigger, &i.trigger);
                 doc.add_text(fields.action, &i.action);
@@ -98,7 +76,7 @@ pub fn build(
                 doc.add_i64(fields.created, secs(i.created));
             }
         }
-        "conviction" => {
+        Kind::Conviction => {
             if let Ok(c) = Conviction::from_document(&path, &parsed) {
                 doc.add_text(fields.action, &c.action);
                 doc.add_text(fields.domain, &c.domain);
@@ -111,8 +89,8 @@ pub fn build(
                 doc.add_i64(fields.created, secs(c.promoted_at));
             }
         }
-        _ => {
-            let note_kind = if kind == "session" {
+        Kind::Episode | Kind::Session => {
+            let note_kind = if item.kind == Kind::Session {
                 NoteKind::Session
             } else {
                 NoteKind::Episode

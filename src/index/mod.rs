@@ -13,13 +13,13 @@ use std::path::{Path, PathBuf};
 
 use tantivy::{IndexReader, ReloadPolicy};
 
-pub use document::{KIND_DIRS, file_keys, glob_terms, kind_of, path_terms};
+pub use document::{file_keys, glob_terms, path_terms};
 pub use schema::Fields;
 pub use search::{Hit, SearchOptions};
 pub use sync::SyncReport;
 
 use crate::fsutil::{self, PathError};
-use crate::lock::LockError;
+use crate::lock::{LockError, LockName};
 use crate::paths::Paths;
 
 #[derive(Debug, thiserror::Error)]
@@ -70,7 +70,7 @@ impl Index {
             return Ok((Self::wrap(inner, fields, dir), false));
         }
         // Recreate under the writer lock, unless another process just did.
-        let _lock = crate::lock::FileLock::acquire(&paths.lock("index"))?;
+        let _lock = crate::lock::FileLock::acquire(&paths.lock(&LockName::Index))?;
         if let Some(inner) = open_existing(&dir, &schema) {
             return Ok((Self::wrap(inner, fields, dir), false));
         }
@@ -224,7 +224,7 @@ pub fn rebuild(
     now_unix: i64,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SyncReport, IndexError> {
-    let _lock = crate::lock::FileLock::acquire(&paths.lock("index"))?;
+    let _lock = crate::lock::FileLock::acquire(&paths.lock(&LockName::Index))?;
     let (schema, fields) = schema::build();
     let index = Index::create(paths, schema, fields)?;
     sync::full_locked(&index, paths, now_unix, progress)

@@ -18,13 +18,13 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::document::KIND_DIRS;
 use super::update::scan;
 use super::{Index, IndexError};
 use crate::fsutil;
 use crate::fsutil::mtime_ns;
-use crate::lock::{FileLock, LockError};
+use crate::lock::{FileLock, LockError, LockName};
 use crate::memory::journal;
+use crate::memory::kind::ITEM_DIRS;
 use crate::paths::Paths;
 
 /// Up to this many documents, every sync re-stats every file (a few milliseconds).
@@ -80,11 +80,11 @@ fn read_state(paths: &Paths) -> DirsState {
 
 /// The current mtime of each item folder (absent folders are left out).
 fn dir_mtimes(paths: &Paths) -> BTreeMap<String, i64> {
-    KIND_DIRS
+    ITEM_DIRS
         .iter()
-        .filter_map(|(dir, _)| {
-            let meta = fs::metadata(paths.root.join(dir)).ok()?;
-            Some((dir.to_string(), mtime_ns(&meta)))
+        .filter_map(|d| {
+            let meta = fs::metadata(paths.root.join(d.dir)).ok()?;
+            Some((d.dir.to_string(), mtime_ns(&meta)))
         })
         .collect()
 }
@@ -92,7 +92,7 @@ fn dir_mtimes(paths: &Paths) -> BTreeMap<String, i64> {
 /// Whether `homunculus watch` holds its lock (and so keeps the index fresh).
 pub fn watch_running(paths: &Paths) -> bool {
     matches!(
-        FileLock::try_acquire_for(&paths.lock("watch"), Duration::ZERO),
+        FileLock::try_acquire_for(&paths.lock(&LockName::Watch), Duration::ZERO),
         Err(LockError::Busy(_))
     )
 }
@@ -136,7 +136,7 @@ pub fn sync(
     } else {
         WRITER_WAIT
     };
-    let _lock = match FileLock::try_acquire_for(&paths.lock("index"), wait) {
+    let _lock = match FileLock::try_acquire_for(&paths.lock(&LockName::Index), wait) {
         Ok(lock) => lock,
         Err(LockError::Busy(_)) => {
             return Ok(SyncReport {
@@ -171,7 +171,7 @@ pub fn sync(
         }
     }
     let dirs: Vec<String> = if sweep {
-        KIND_DIRS.iter().map(|(d, _)| d.to_string()).collect()
+        ITEM_DIRS.iter().map(|d| d.dir.to_string()).collect()
     } else {
         rescan
     };
@@ -214,7 +214,7 @@ pub fn full_locked(
 ) -> Result<SyncReport, IndexError> {
     let current = dir_mtimes(paths);
     let (_, taken) = journal::take(paths);
-    let dirs: Vec<String> = KIND_DIRS.iter().map(|(d, _)| d.to_string()).collect();
+    let dirs: Vec<String> = ITEM_DIRS.iter().map(|d| d.dir.to_string()).collect();
     let report = scan(index, paths, &dirs, &[], progress)?;
     write_state(paths, current, now_unix)?;
     journal::finish(&taken);
@@ -228,7 +228,7 @@ pub fn apply_batch(
     paths: &Paths,
     relatives: &[PathBuf],
 ) -> Result<SyncReport, IndexError> {
-    let _lock = FileLock::acquire(&paths.lock("index"))?;
+    let _lock = FileLock::acquire(&paths.lock(&LockName::Index))?;
     let current = dir_mtimes(paths);
     let (journal, taken) = journal::take(paths);
     let mut all: Vec<PathBuf> = relatives

@@ -12,6 +12,7 @@ use super::document::{self, Stamp};
 use super::sync::SyncReport;
 use super::{Index, IndexError};
 use crate::fsutil::{self, IoContext, PathError, mtime_ns};
+use crate::memory::kind::item_dir_of;
 use crate::paths::Paths;
 
 /// The files of one folder with their stamps.
@@ -157,7 +158,7 @@ pub(super) fn apply_listed(
     report: &mut SyncReport,
 ) -> Result<(), IndexError> {
     for relative in relatives {
-        if document::kind_of(relative).is_none() {
+        if item_dir_of(relative).is_none() {
             continue;
         }
         match fs::metadata(paths.root.join(relative)) {
@@ -204,7 +205,7 @@ fn upsert(
     stamp: Stamp,
     batch: usize,
 ) -> Result<bool, IndexError> {
-    let Some(kind) = document::kind_of(relative) else {
+    let Some(item) = item_dir_of(relative) else {
         return Ok(false);
     };
     let abs = paths.root.join(relative);
@@ -213,7 +214,7 @@ fn upsert(
         delete(index, slot, &relative.to_string_lossy(), batch)?;
         return Ok(false);
     };
-    let doc = document::build(&index.fields, &paths.root, relative, kind, &text, stamp);
+    let doc = document::build(&index.fields, &paths.root, relative, item, &text, stamp);
     let w = writer(index, slot, batch)?;
     w.delete_term(Term::from_field_text(
         index.fields.path,

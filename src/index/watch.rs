@@ -10,9 +10,10 @@ use std::time::{Duration, Instant};
 use notify::{RecursiveMode, Watcher};
 
 use super::sync::{self, Mode, SyncReport};
-use super::{Index, IndexError, KIND_DIRS, kind_of};
+use super::{Index, IndexError};
 use crate::fsutil;
-use crate::lock::{FileLock, LockError};
+use crate::lock::{FileLock, LockError, LockName};
+use crate::memory::kind::{ITEM_DIRS, item_dir_of};
 use crate::paths::Paths;
 
 /// A batch is applied once events pause this long...
@@ -50,7 +51,7 @@ pub fn run(
     clock: &dyn Fn() -> i64,
     on_batch: &mut dyn FnMut(&Batch),
 ) -> Result<(), WatchError> {
-    let _running = match FileLock::try_acquire_for(&paths.lock("watch"), Duration::ZERO) {
+    let _running = match FileLock::try_acquire_for(&paths.lock(&LockName::Watch), Duration::ZERO) {
         Ok(lock) => lock,
         Err(LockError::Busy(_)) => {
             return Err(WatchError::AlreadyRunning(paths.root.display().to_string()));
@@ -59,8 +60,8 @@ pub fn run(
     };
     let (tx, rx) = mpsc::channel();
     let mut watcher = notify::recommended_watcher(tx)?;
-    for (dir, _) in KIND_DIRS {
-        let dir = paths.root.join(dir);
+    for item in ITEM_DIRS {
+        let dir = paths.root.join(item.dir);
         fsutil::create_private_dir(&dir).map_err(IndexError::from)?;
         watcher.watch(&dir, RecursiveMode::NonRecursive)?;
     }
@@ -95,7 +96,7 @@ pub fn run(
                     let Ok(relative) = path.strip_prefix(&paths.root) else {
                         continue;
                     };
-                    if kind_of(relative).is_some() {
+                    if item_dir_of(relative).is_some() {
                         pending.insert(relative.to_path_buf());
                     }
                 }

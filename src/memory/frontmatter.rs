@@ -27,8 +27,12 @@ impl SyntaxError {
 /// A value the program writes into a frontmatter key.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Scalar {
-    /// Text; written plain when safe and the old value was plain, else quoted.
+    /// Text; written plain when safe and the old value was plain, else quoted. In a new
+    /// file, always quoted.
     Text(String),
+    /// A word (a domain, a date, an enum value): written plain whenever that reads back
+    /// as the same string.
+    Plain(String),
     /// A confidence and the like: always two decimals.
     Number(f64),
     /// A count.
@@ -169,7 +173,7 @@ impl Document {
         self.replace_checked(range, &replacement, |map| {
             let got = map.get(key);
             let ok = match (value, got) {
-                (Scalar::Text(t), Some(Value::String(s))) => s == t,
+                (Scalar::Text(t) | Scalar::Plain(t), Some(Value::String(s))) => s == t,
                 (Scalar::Number(n), Some(Value::Number(v))) => {
                     v.as_f64().is_some_and(|v| (v - n).abs() < 0.005)
                 }
@@ -392,7 +396,8 @@ fn render(value: &Scalar, old: &str) -> String {
             let quoted: Vec<String> = items.iter().map(|s| quote_double(s)).collect();
             format!("[{}]", quoted.join(", "))
         }
-        Scalar::Text(text) => {
+        Scalar::Plain(text) if is_plain_safe(text) && !old.starts_with(['"', '\'']) => text.clone(),
+        Scalar::Text(text) | Scalar::Plain(text) => {
             if old.starts_with('\'') {
                 format!("'{}'", text.replace('\'', "''"))
             } else if old.starts_with('"') || !is_plain_safe(text) {
@@ -402,6 +407,20 @@ fn render(value: &Scalar, old: &str) -> String {
             }
         }
     }
+}
+
+/// The frontmatter of a new file: `fields` in order, text quoted, words plain.
+pub fn render_new(fields: &[(&str, Scalar)]) -> String {
+    let mut out = String::from("---\n");
+    for (key, value) in fields {
+        let fresh = match value {
+            Scalar::Text(_) => render(value, "\""),
+            _ => render(value, ""),
+        };
+        out.push_str(&format!("{key}: {fresh}\n"));
+    }
+    out.push_str("---\n");
+    out
 }
 
 /// A YAML double-quoted string (JSON escaping is valid YAML).

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
 
 use crate::fsutil::{self, PathError};
-use crate::lock::{FileLock, LockError};
+use crate::lock::{FileLock, LockError, LockName};
 use crate::paths::Paths;
 use crate::text::stamp;
 
@@ -69,7 +69,7 @@ pub fn update<T>(
     paths: &Paths,
     change: impl FnOnce(&mut Map<String, Value>) -> T,
 ) -> Result<T, IdentityError> {
-    let _lock = FileLock::acquire(&paths.lock("identity"))?;
+    let _lock = FileLock::acquire(&paths.lock(&LockName::Identity))?;
     change_locked(paths, change)
 }
 
@@ -79,7 +79,7 @@ pub fn update_within<T>(
     wait: std::time::Duration,
     change: impl FnOnce(&mut Map<String, Value>) -> T,
 ) -> Result<T, IdentityError> {
-    let _lock = FileLock::try_acquire_for(&paths.lock("identity"), wait)?;
+    let _lock = FileLock::try_acquire_for(&paths.lock(&LockName::Identity), wait)?;
     change_locked(paths, change)
 }
 

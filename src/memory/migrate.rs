@@ -77,12 +77,9 @@ pub fn legacy_convictions(
         }
         if let Some(i) = source.filter(|_| !dry_run) {
             let relative = paths.relative(&file).display().to_string();
-            store.edit(&i.path, |doc| {
-                let bad = |e| Error::invalid(&i.path, e);
-                doc.set("promoted", &Scalar::Bool(true), &["last_seen"])
-                    .map_err(bad)?;
-                doc.set("promoted_to", &Scalar::Text(relative), &["promoted"])
-                    .map_err(bad)
+            store.edit(&i.path, |file| {
+                file.set("promoted", &Scalar::Bool(true), &["last_seen"])?;
+                file.set("promoted_to", &Scalar::Text(relative), &["promoted"])
             })?;
         }
         moved.push(Moved {

@@ -4,11 +4,14 @@
 
 pub mod body;
 pub mod confidence;
+pub mod draft;
+pub mod editor;
 pub mod fields;
 pub mod frontmatter;
 pub mod identity;
 pub mod instinct;
 pub mod journal;
+pub mod kind;
 pub mod migrate;
 pub mod note;
 pub mod promotion;

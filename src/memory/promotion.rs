@@ -8,10 +8,9 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 
 use crate::memory::confidence::{self, CLUSTER_SIZE};
-use crate::memory::frontmatter::quote_double;
+use crate::memory::draft::new_file;
 use crate::memory::{Error, Instinct, Scalar, Store, is_valid_name};
 use crate::paths::Paths;
-use crate::setup::templates;
 use crate::text::stamp;
 
 /// An instinct that has earned a conviction, and the file it would become.
@@ -116,40 +115,33 @@ impl ConvictionDraft {
 
 /// Renders a conviction file.
 pub fn render_conviction(draft: &ConvictionDraft, now: DateTime<Utc>) -> String {
-    let mut extra = String::new();
+    let text = |t: &str| Scalar::Text(t.to_string());
+    let mut fields = vec![
+        ("name", text(&draft.name)),
+        ("action", text(&draft.action)),
+        ("domain", text(&draft.domain)),
+        ("promoted_at", Scalar::Plain(stamp(now))),
+    ];
+    if let Some(source) = &draft.source_instinct {
+        fields.push(("source_instinct", Scalar::Plain(source.clone())));
+    }
     if !draft.paths.is_empty() {
-        let quoted: Vec<String> = draft.paths.iter().map(|p| quote_double(p)).collect();
-        extra.push_str(&format!("paths: [{}]\n", quoted.join(", ")));
+        fields.push(("paths", Scalar::List(draft.paths.clone())));
     }
     if let Some(project) = &draft.project {
-        extra.push_str(&format!("project: {}\n", quote_double(project)));
+        fields.push(("project", text(project)));
     }
-    let source = draft.source_instinct.as_deref().unwrap_or("");
-    let mut text = templates::render(
-        templates::CONVICTION,
-        &[
-            ("name", &quote_double(&draft.name)),
-            ("action", &quote_double(&draft.action)),
-            ("domain", &quote_double(&draft.domain)),
-            ("promoted_at", &stamp(now)),
-            ("source_instinct", source),
-            ("extra", &extra),
-            ("title", &draft.title),
-            ("action_text", &draft.action),
-            (
-                "confidence",
-                &draft.confidence.map_or("?".into(), |c| format!("{c:.2}")),
-            ),
-        ],
-    );
-    if draft.source_instinct.is_none() {
-        // A migrated bullet without a known instinct: keep the rule, drop the story.
-        text = text.replace("source_instinct: \n", "");
-        if let Some(cut) = text.find("\nPromoted from instinct") {
-            text.truncate(cut + 1);
-        }
+    let mut body = format!("# {}\n\n{}\n", draft.title, draft.action);
+    // A migrated bullet without a known instinct keeps the rule without the story.
+    if let Some(source) = &draft.source_instinct {
+        let confidence = draft.confidence.map_or("?".into(), |c| format!("{c:.2}"));
+        body.push_str(&format!(
+            "\nPromoted from instinct `{source}` at confidence {confidence}, after at least two\n\
+             weeks of life and a sighting within the last week. Revoked automatically if that instinct's\n\
+             confidence falls below 0.40.\n"
+        ));
     }
-    text
+    new_file(&fields, &body)
 }
 
 /// What `apply` did.
@@ -187,16 +179,13 @@ fn promote(store: &Store, candidate: &Candidate, now: DateTime<Utc>) -> Result<(
         .to_string();
     let text = render_conviction(&ConvictionDraft::from_candidate(candidate), now);
     store.create(&candidate.conviction, &text)?;
-    store.edit(&candidate.instinct.path, |doc| {
-        doc.set("promoted", &Scalar::Bool(true), &["last_seen"])
-            .and_then(|()| {
-                doc.set(
-                    "promoted_to",
-                    &Scalar::Text(relative.clone()),
-                    &["promoted", "last_seen"],
-                )
-            })
-            .map_err(|e| Error::invalid(&candidate.instinct.path, e))
+    store.edit(&candidate.instinct.path, |file| {
+        file.set("promoted", &Scalar::Bool(true), &["last_seen"])?;
+        file.set(
+            "promoted_to",
+            &Scalar::Text(relative.clone()),
+            &["promoted", "last_seen"],
+        )
     })
 }
 
@@ -220,10 +209,9 @@ fn revoke(store: &Store, instinct: &Instinct) -> Result<(), Error> {
             store.remove(&file)?;
         }
     }
-    store.edit(&instinct.path, |doc| {
+    store.edit(&instinct.path, |file| {
         for key in ["promoted", "promoted_to"] {
-            doc.remove(key)
-                .map_err(|e| Error::invalid(&instinct.path, e))?;
+            file.remove(key)?;
         }
         Ok(())
     })

@@ -10,9 +10,8 @@ use chrono::{DateTime, Utc};
 
 use crate::capture::observation::{Event, Observation};
 use crate::capture::project::{self, Project};
-use crate::memory::frontmatter::quote_double;
-use crate::memory::{Error, Scalar, Store, TIMESTAMP_FORMAT, body};
-use crate::setup::templates;
+use crate::memory::draft::new_file;
+use crate::memory::{Error, Scalar, Store, TIMESTAMP_FORMAT};
 
 /// The most files a summary lists.
 pub const MAX_FILES: usize = 50;
@@ -95,47 +94,41 @@ pub fn write(
 ) -> Result<PathBuf, Error> {
     let stamp = now.format(TIMESTAMP_FORMAT).to_string();
     if path.exists() {
-        store.edit(&path, |doc| {
-            let bad = |e| Error::invalid(&path, e);
-            doc.set("updated", &Scalar::Text(stamp.clone()), &["date"])
-                .map_err(bad)?;
-            doc.set(
+        store.edit(&path, |file| {
+            file.set("updated", &Scalar::Text(stamp.clone()), &["date"])?;
+            file.set(
                 "tools_used",
                 &Scalar::List(facts.tools.clone()),
                 &["session_id"],
-            )
-            .map_err(bad)?;
-            doc.set("turns", &Scalar::Int(i64::from(turns)), &["tools_used"])
-                .map_err(bad)?;
-            doc.set("errors", &Scalar::Int(facts.errors as i64), &["turns"])
-                .map_err(bad)?;
-            body::replace_section(doc, "Files touched", &files_section(&facts.files));
+            )?;
+            file.set("turns", &Scalar::Int(i64::from(turns)), &["tools_used"])?;
+            file.set("errors", &Scalar::Int(facts.errors as i64), &["turns"])?;
+            file.replace_section("Files touched", &files_section(&facts.files));
             Ok(())
         })?;
         return Ok(path);
     }
-    let tools: Vec<String> = facts.tools.iter().map(|t| quote_double(t)).collect();
-    let extra = who
-        .continues_from
-        .map(|c| format!("continues_from: {}\n", quote_double(c)))
-        .unwrap_or_default();
-    let text = templates::render(
-        templates::SESSION,
-        &[
-            ("date", &who.started.format(TIMESTAMP_FORMAT).to_string()),
-            ("updated", &stamp),
-            ("project", &quote_double(who.project)),
-            ("directory", &quote_double(who.directory)),
-            ("session_id", &quote_double(who.session_id)),
-            ("tools_used", &format!("[{}]", tools.join(", "))),
-            ("turns", &turns.to_string()),
-            ("errors", &facts.errors.to_string()),
-            ("extra", &extra),
-            ("project_title", who.project),
-            ("files", files_section(&facts.files).trim_end()),
-        ],
+    let text = |t: &str| Scalar::Text(t.to_string());
+    let mut fields = vec![
+        ("type", Scalar::Plain("session".into())),
+        ("date", Scalar::Plain(crate::text::stamp(who.started))),
+        ("updated", Scalar::Plain(stamp)),
+        ("project", text(who.project)),
+        ("directory", text(who.directory)),
+        ("session_id", text(who.session_id)),
+        ("tools_used", Scalar::List(facts.tools.clone())),
+        ("turns", Scalar::Int(i64::from(turns))),
+        ("errors", Scalar::Int(facts.errors as i64)),
+    ];
+    if let Some(c) = who.continues_from {
+        fields.push(("continues_from", text(c)));
+    }
+    let body = format!(
+        "# Session: {}\n\n## Files touched\n\n{}",
+        who.project,
+        files_section(&facts.files)
     );
-    store.create(&path, &format!("{}\n", text.trim_end()))?;
+    store.create(&path, &new_file(&fields, &body))?;
     Ok(path)
 }
 

@@ -5,9 +5,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::editor::Editor;
 use super::{Conviction, Document, Error, Instinct, Note, NoteKind, Origin, stem};
 use crate::fsutil;
-use crate::lock::FileLock;
+use crate::lock::{FileLock, LockName};
 use crate::memory::journal;
 use crate::paths::Paths;
 
@@ -151,13 +152,13 @@ impl<'a> Store<'a> {
     pub fn edit<T>(
         &self,
         path: &Path,
-        change: impl FnOnce(&mut Document) -> Result<T, Error>,
+        change: impl FnOnce(&mut Editor) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let _lock = self.lock()?;
         let mut doc = self.read(path)?;
         doc.mapping().map_err(|e| Error::invalid(path, e))?;
         let before = doc.text().to_string();
-        let out = change(&mut doc)?;
+        let out = change(&mut Editor::new(&mut doc, path))?;
         if doc.text() != before {
             journal::write(self.paths, path, doc.text().as_bytes())?;
         }
@@ -187,7 +188,7 @@ impl<'a> Store<'a> {
     }
 
     fn lock(&self) -> Result<FileLock, Error> {
-        let path = self.paths.lock("memory");
+        let path = self.paths.lock(&LockName::Memory);
         Ok(match self.wait {
             None => FileLock::acquire(&path)?,
             Some(wait) => FileLock::try_acquire_for(&path, wait)?,

@@ -2,18 +2,16 @@
 //! the store with lossless edits. Every change carries its batch id in an evidence line,
 //! so applying the same batch again (after a crash) changes nothing.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
 use super::ops::Op;
-use crate::memory::confidence::State;
-use crate::memory::frontmatter::quote_double;
-use crate::memory::{
-    Document, Error, Instinct, Note, NoteKind, Origin, Scalar, Store, body, slugify,
-};
-use crate::setup::templates;
-use crate::text::stamp;
+use crate::memory::confidence::Update;
+use crate::memory::draft::{EpisodeDraft, InstinctDraft};
+use crate::memory::editor::Editor;
+use crate::memory::{Error, Instinct, Note, NoteKind, Origin, Scalar, Store, slugify};
+use crate::text::day;
 
 /// What a run changed, as lines for the log and the git commit message.
 #[derive(Debug, Default)]
@@ -33,9 +31,16 @@ fn marker(batch: &str) -> String {
 
 /// Applies `ops` of batch `batch`. One failing operation is reported and skipped.
 pub fn apply(store: &Store, ops: &[Op], batch: &str, source: &str, now: DateTime<Utc>) -> Applied {
+    let run = Run {
+        store,
+        mark: marker(batch),
+        day: day(now),
+        source,
+        now,
+    };
     let mut applied = Applied::default();
     for op in ops {
-        if let Err(e) = apply_one(store, op, batch, source, now, &mut applied) {
+        if let Err(e) = apply_one(&run, op, &mut applied) {
             applied.errors.push(e.to_string());
         }
     }
@@ -49,16 +54,16 @@ fn instinct_path(store: &Store, name: &str) -> PathBuf {
         .join(format!("{name}.md"))
 }
 
-fn apply_one(
-    store: &Store,
-    op: &Op,
-    batch: &str,
-    source: &str,
+/// What every operation of one batch shares.
+struct Run<'a> {
+    store: &'a Store<'a>,
+    mark: String,
+    day: String,
+    source: &'a str,
     now: DateTime<Utc>,
-    out: &mut Applied,
-) -> Result<(), Error> {
-    let mark = marker(batch);
-    let day = now.format("%Y-%m-%d").to_string();
+}
+
+fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
     match op {
         Op::Create {
             name,
@@ -71,80 +76,24 @@ fn apply_one(
             evidence,
             pattern,
         } => {
-            let path = instinct_path(store, name);
-            if path.exists() {
-                return Ok(());
-            }
-            let text = render_instinct(
-                &InstinctDraft {
-                    domain,
-                    trigger,
-                    action,
-                    confidence: *confidence,
-                    project: project.as_deref(),
-                    paths,
-                    pattern: pattern.as_deref(),
-                    source,
-                    created: now,
-                    title: &title_of(action),
-                    evidence: &format!("{day}: {evidence} {mark}"),
-                },
-                now,
-            );
-            store.create(&path, &text)?;
-            out.changes.push(format!("+ {name} {confidence:.2}"));
-            out.files.push(path);
-            out.created += 1;
+            let draft = InstinctDraft {
+                domain,
+                trigger,
+                action,
+                confidence: *confidence,
+                project: project.as_deref(),
+                paths,
+                pattern: pattern.as_deref(),
+                source: run.source,
+                created: run.now,
+                last_seen: run.now,
+                title: &title_of(action),
+                evidence: &format!("{}: {evidence} {}", run.day, run.mark),
+            };
+            create(run, name, &draft, out)
         }
-        Op::Reinforce { name, evidence } => {
-            let line = edit_instinct(
-                store,
-                name,
-                &mark,
-                |doc, path, state| {
-                    let u = state.reinforce(now);
-                    set_state(doc, path, u.confidence, u.last_seen, None)?;
-                    body::append_bullet(doc, "Evidence", &format!("{day}: {evidence} {mark}"));
-                    Ok(format!(
-                        "~ {name} {:.2}→{:.2}",
-                        state.effective(now),
-                        u.confidence
-                    ))
-                },
-                now,
-                out,
-            )?;
-            out.reinforced += usize::from(line);
-        }
-        Op::Contradict { name, evidence } => {
-            let line = edit_instinct(
-                store,
-                name,
-                &mark,
-                |doc, path, state| {
-                    let (u, disputed) = state.contradict(now);
-                    set_state(doc, path, u.confidence, u.last_seen, u.decayed_until)?;
-                    if disputed {
-                        doc.set("disputed", &Scalar::Bool(true), &["last_seen"])
-                            .map_err(|e| Error::invalid(path, e))?;
-                    }
-                    body::append_bullet(
-                        doc,
-                        "Evidence",
-                        &format!("Contradicted by observations on {day}: {evidence} {mark}"),
-                    );
-                    Ok(format!(
-                        "- {name} {:.2}→{:.2}{}",
-                        state.effective(now),
-                        u.confidence,
-                        if disputed { " disputed" } else { "" }
-                    ))
-                },
-                now,
-                out,
-            )?;
-            out.contradicted += usize::from(line);
-        }
+        Op::Reinforce { name, evidence } => reinforce(run, name, evidence, out),
+        Op::Contradict { name, evidence } => contradict(run, name, evidence, out),
         Op::Episode {
             key,
             title,
@@ -154,72 +103,17 @@ fn apply_one(
             files,
             occurrences,
         } => {
-            let existing = find_episode(store, key);
-            match existing {
-                Some(path) => {
-                    store.edit(&path, |doc| {
-                        if doc.text().contains(&mark) {
-                            return Ok(());
-                        }
-                        doc.set(
-                            "occurrences",
-                            &Scalar::Int(i64::from(*occurrences)),
-                            &["pattern"],
-                        )
-                        .map_err(|e| Error::invalid(&path, e))?;
-                        for line in narrative.lines() {
-                            body::append_bullet(doc, "Sightings", &format!("{line} {mark}"));
-                        }
-                        Ok(())
-                    })?;
-                    out.changes.push(format!(
-                        "~ episode {} ({occurrences} sightings)",
-                        crate::memory::stem(&path)
-                    ));
-                    out.files.push(path);
-                }
-                None => {
-                    let path = store
-                        .paths()
-                        .episodes()
-                        .join(format!("{day}-{}.md", slugify(title, 50)));
-                    if path.exists() {
-                        return Ok(());
-                    }
-                    let tags: Vec<String> = tags.iter().map(|t| quote_double(t)).collect();
-                    let mut extra = format!(
-                        "pattern: {}\noccurrences: {occurrences}\n",
-                        quote_double(key)
-                    );
-                    if !files.is_empty() {
-                        let files: Vec<String> = files.iter().map(|f| quote_double(f)).collect();
-                        extra.push_str(&format!("files: [{}]\n", files.join(", ")));
-                    }
-                    let sightings: String = narrative
-                        .lines()
-                        .map(|l| format!("- {l} {mark}\n"))
-                        .collect();
-                    let text = templates::render(
-                        templates::EPISODE,
-                        &[
-                            ("date", &day),
-                            (
-                                "project",
-                                &quote_double(project.as_deref().unwrap_or("unknown")),
-                            ),
-                            ("tags", &format!("[{}]", tags.join(", "))),
-                            ("extra", &extra),
-                            ("title", title),
-                            ("narrative", &format!("## Sightings\n\n{sightings}")),
-                        ],
-                    );
-                    store.create(&path, &text)?;
-                    out.changes
-                        .push(format!("+ episode {}", crate::memory::stem(&path)));
-                    out.files.push(path);
-                }
-            }
-            out.episodes += 1;
+            let draft = EpisodeDraft {
+                day: &run.day,
+                project: project.as_deref().unwrap_or("unknown"),
+                tags,
+                pattern: key,
+                occurrences: *occurrences,
+                files,
+                title,
+                narrative: "",
+            };
+            episode(run, &draft, narrative, out)
         }
         Op::PromoteEpisode {
             episode,
@@ -228,71 +122,206 @@ fn apply_one(
             trigger,
             action,
             evidence,
-        } => {
-            let episode_path = store.paths().episodes().join(format!("{episode}.md"));
-            let path = instinct_path(store, name);
-            if path.exists() || !episode_path.exists() {
-                return Ok(());
-            }
-            let doc = store.read(&episode_path)?;
-            let note = Note::from_document(&episode_path, NoteKind::Episode, &doc)?;
-            let text = render_instinct(
-                &InstinctDraft {
-                    domain,
-                    trigger,
-                    action,
-                    confidence: 0.5,
-                    project: note.project.as_deref().filter(|p| *p != "unknown"),
-                    paths: &note.files,
-                    pattern: note.pattern.as_deref(),
-                    source,
-                    created: note.date.unwrap_or(now),
-                    title: &title_of(action),
-                    evidence: &format!("{day}: promoted from episode {episode}; {evidence} {mark}"),
-                },
-                now,
-            );
-            store.create(&path, &text)?;
-            store.remove(&episode_path)?;
-            out.changes
-                .push(format!("+ {name} 0.50 (from episode {episode})"));
-            out.files.push(path);
-            out.files.push(episode_path);
-            out.created += 1;
+        } => promote_episode(run, episode, name, domain, trigger, action, evidence, out),
+        Op::SummarizeSession { session, summary } => summarize(run, session, summary, out),
+    }
+}
+
+fn create(run: &Run, name: &str, draft: &InstinctDraft, out: &mut Applied) -> Result<(), Error> {
+    let path = instinct_path(run.store, name);
+    if path.exists() {
+        return Ok(());
+    }
+    run.store.create(&path, &draft.render())?;
+    out.changes
+        .push(format!("+ {name} {:.2}", draft.confidence));
+    out.files.push(path);
+    out.created += 1;
+    Ok(())
+}
+
+fn reinforce(run: &Run, name: &str, evidence: &str, out: &mut Applied) -> Result<(), Error> {
+    let now = run.now;
+    let changed = edit_instinct(run, name, out, |file, instinct| {
+        let state = instinct.state(now);
+        let update = Update {
+            decayed_until: None,
+            ..state.reinforce(now)
+        };
+        file.set_state(instinct.last_seen, &update)?;
+        file.append_bullet("Evidence", &format!("{}: {evidence} {}", run.day, run.mark));
+        Ok(format!(
+            "~ {name} {:.2}→{:.2}",
+            state.effective(now),
+            update.confidence
+        ))
+    })?;
+    out.reinforced += usize::from(changed);
+    Ok(())
+}
+
+fn contradict(run: &Run, name: &str, evidence: &str, out: &mut Applied) -> Result<(), Error> {
+    let now = run.now;
+    let changed = edit_instinct(run, name, out, |file, instinct| {
+        let state = instinct.state(now);
+        let (update, disputed) = state.contradict(now);
+        file.set_state(instinct.last_seen, &update)?;
+        if disputed {
+            file.set("disputed", &Scalar::Bool(true), &["last_seen"])?;
         }
-        Op::SummarizeSession { session, summary } => {
-            let path = store.paths().sessions().join(format!("{session}.md"));
-            if !path.exists() {
-                return Ok(());
-            }
-            store.edit(&path, |doc| {
-                body::replace_section(doc, "Summary", &format!("{}\n", summary.trim()));
+        file.append_bullet(
+            "Evidence",
+            &format!(
+                "Contradicted by observations on {}: {evidence} {}",
+                run.day, run.mark
+            ),
+        );
+        Ok(format!(
+            "- {name} {:.2}→{:.2}{}",
+            state.effective(now),
+            update.confidence,
+            if disputed { " disputed" } else { "" }
+        ))
+    })?;
+    out.contradicted += usize::from(changed);
+    Ok(())
+}
+
+/// A new episode, or one more sighting of the episode with the same pattern key.
+fn episode(
+    run: &Run,
+    draft: &EpisodeDraft,
+    narrative: &str,
+    out: &mut Applied,
+) -> Result<(), Error> {
+    let mark = &run.mark;
+    match find_episode(run.store, draft.pattern) {
+        Some(path) => {
+            run.store.edit(&path, |file| {
+                if file.text().contains(mark.as_str()) {
+                    return Ok(());
+                }
+                file.set(
+                    "occurrences",
+                    &Scalar::Int(i64::from(draft.occurrences)),
+                    &["pattern"],
+                )?;
+                for line in narrative.lines() {
+                    file.append_bullet("Sightings", &format!("{line} {mark}"));
+                }
                 Ok(())
             })?;
+            out.changes.push(format!(
+                "~ episode {} ({} sightings)",
+                crate::memory::stem(&path),
+                draft.occurrences
+            ));
+            out.files.push(path);
+        }
+        None => {
+            let path = run.store.paths().episodes().join(format!(
+                "{}-{}.md",
+                run.day,
+                slugify(draft.title, 50)
+            ));
+            if path.exists() {
+                return Ok(());
+            }
+            let sightings: String = narrative
+                .lines()
+                .map(|l| format!("- {l} {mark}\n"))
+                .collect();
+            let narrative = format!("## Sightings\n\n{sightings}");
+            let text = EpisodeDraft {
+                narrative: &narrative,
+                ..draft.clone()
+            }
+            .render();
+            run.store.create(&path, &text)?;
+            out.changes
+                .push(format!("+ episode {}", crate::memory::stem(&path)));
             out.files.push(path);
         }
     }
+    out.episodes += 1;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)] // the fields of one operation
+fn promote_episode(
+    run: &Run,
+    episode: &str,
+    name: &str,
+    domain: &str,
+    trigger: &str,
+    action: &str,
+    evidence: &str,
+    out: &mut Applied,
+) -> Result<(), Error> {
+    let store = run.store;
+    let episode_path = store.paths().episodes().join(format!("{episode}.md"));
+    let path = instinct_path(store, name);
+    if path.exists() || !episode_path.exists() {
+        return Ok(());
+    }
+    let doc = store.read(&episode_path)?;
+    let note = Note::from_document(&episode_path, NoteKind::Episode, &doc)?;
+    let draft = InstinctDraft {
+        domain,
+        trigger,
+        action,
+        confidence: 0.5,
+        project: note.project.as_deref().filter(|p| *p != "unknown"),
+        paths: &note.files,
+        pattern: note.pattern.as_deref(),
+        source: run.source,
+        created: note.date.unwrap_or(run.now),
+        last_seen: run.now,
+        title: &title_of(action),
+        evidence: &format!(
+            "{}: promoted from episode {episode}; {evidence} {}",
+            run.day, run.mark
+        ),
+    };
+    store.create(&path, &draft.render())?;
+    store.remove(&episode_path)?;
+    out.changes
+        .push(format!("+ {name} 0.50 (from episode {episode})"));
+    out.files.push(path);
+    out.files.push(episode_path);
+    out.created += 1;
+    Ok(())
+}
+
+fn summarize(run: &Run, session: &str, summary: &str, out: &mut Applied) -> Result<(), Error> {
+    let path = run.store.paths().sessions().join(format!("{session}.md"));
+    if !path.exists() {
+        return Ok(());
+    }
+    run.store.edit(&path, |file| {
+        file.replace_section("Summary", &format!("{}\n", summary.trim()));
+        Ok(())
+    })?;
+    out.files.push(path);
     Ok(())
 }
 
 /// Edits an existing instinct unless this batch already did (its marker is in the
-/// file). `change` gets the document, its path and the decay state, and returns the
-/// change line. Returns whether anything changed.
+/// file). `change` gets the file and the instinct as it stands, and returns the change
+/// line. Returns whether anything changed.
 fn edit_instinct(
-    store: &Store,
+    run: &Run,
     name: &str,
-    mark: &str,
-    change: impl FnOnce(&mut Document, &Path, State) -> Result<String, Error>,
-    now: DateTime<Utc>,
     out: &mut Applied,
+    change: impl FnOnce(&mut Editor, &Instinct) -> Result<String, Error>,
 ) -> Result<bool, Error> {
-    let path = existing_instinct(store, name)?;
-    let line = store.edit(&path, |doc| {
-        if doc.text().contains(mark) {
+    let path = existing_instinct(run.store, name)?;
+    let line = run.store.edit(&path, |file| {
+        if file.text().contains(&run.mark) {
             return Ok(None);
         }
-        let state = Instinct::from_document(&path, Origin::Personal, doc)?.state(now);
-        change(doc, &path, state).map(Some)
+        let instinct = Instinct::from_document(&path, Origin::Personal, file.doc())?;
+        change(file, &instinct).map(Some)
     })?;
     match line {
         Some(line) => {
@@ -325,29 +354,6 @@ fn find_episode(store: &Store, key: &str) -> Option<PathBuf> {
         .map(|n| n.path)
 }
 
-fn set_state(
-    doc: &mut Document,
-    path: &Path,
-    confidence: f64,
-    last_seen: DateTime<Utc>,
-    decayed_until: Option<DateTime<Utc>>,
-) -> Result<(), Error> {
-    let bad = |e| Error::invalid(path, e);
-    doc.set("confidence", &Scalar::Number(confidence), &[])
-        .map_err(bad)?;
-    doc.set("last_seen", &Scalar::Text(stamp(last_seen)), &["created"])
-        .map_err(bad)?;
-    match decayed_until {
-        Some(t) => doc
-            .set("decayed_until", &Scalar::Text(stamp(t)), &["last_seen"])
-            .map_err(bad)?,
-        None => {
-            doc.remove("decayed_until").map_err(bad)?;
-        }
-    }
-    Ok(())
-}
-
 fn title_of(action: &str) -> String {
     let words: Vec<&str> = action
         .split([';', ':'])
@@ -361,49 +367,6 @@ fn title_of(action: &str) -> String {
     chars.next().map_or(String::new(), |c| {
         c.to_uppercase().collect::<String>() + chars.as_str()
     })
-}
-
-struct InstinctDraft<'a> {
-    domain: &'a str,
-    trigger: &'a str,
-    action: &'a str,
-    confidence: f64,
-    project: Option<&'a str>,
-    paths: &'a [String],
-    pattern: Option<&'a str>,
-    source: &'a str,
-    created: DateTime<Utc>,
-    title: &'a str,
-    evidence: &'a str,
-}
-
-fn render_instinct(d: &InstinctDraft, now: DateTime<Utc>) -> String {
-    let mut extra = String::new();
-    if let Some(p) = d.project {
-        extra.push_str(&format!("project: {}\n", quote_double(p)));
-    }
-    if !d.paths.is_empty() {
-        let quoted: Vec<String> = d.paths.iter().map(|p| quote_double(p)).collect();
-        extra.push_str(&format!("paths: [{}]\n", quoted.join(", ")));
-    }
-    extra.push_str(&format!("source: {}\n", d.source));
-    if let Some(p) = d.pattern {
-        extra.push_str(&format!("pattern: {}\n", quote_double(p)));
-    }
-    templates::render(
-        templates::INSTINCT,
-        &[
-            ("trigger", &quote_double(d.trigger)),
-            ("action", &quote_double(d.action)),
-            ("confidence", &format!("{:.2}", d.confidence)),
-            ("domain", d.domain),
-            ("created", &stamp(d.created)),
-            ("last_seen", &stamp(now)),
-            ("extra", &extra),
-            ("title", d.title),
-            ("evidence", &format!("- {}", d.evidence)),
-        ],
-    )
 }
 
 #[cfg(test)]

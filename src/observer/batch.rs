@@ -68,7 +68,7 @@ pub struct Batch {
 pub struct Inflight {
     pub batch: Batch,
     pub ops: Vec<Op>,
-    pub engine: String,
+    pub engine: crate::setup::config::Engine,
     pub archived: bool,
     /// The archive files' sizes before this batch was appended: a resumed run cuts them
     /// back first, so a crash mid-append never archives a line twice.

@@ -20,7 +20,7 @@ use serde_json::json;
 use crate::capture::observation::{Event, Observation};
 use crate::capture::{hook_state, project};
 use crate::fsutil::PathError;
-use crate::lock::{FileLock, LockError};
+use crate::lock::{FileLock, LockError, LockName};
 use crate::log;
 use crate::memory::{NoteKind, Store, stem};
 use crate::memory::{identity, promotion};
@@ -42,11 +42,7 @@ pub enum ObserverError {
     Llm(String),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Engine {
-    Builtin,
-    Llm,
-}
+pub use crate::setup::config::Engine;
 
 /// How a run was asked for.
 #[derive(Debug, Clone, Copy)]
@@ -88,7 +84,7 @@ pub fn run(
     opts: Options,
     now: DateTime<Utc>,
 ) -> Result<Report, ObserverError> {
-    let _lock = match FileLock::try_acquire_for(&paths.lock("observer"), Duration::ZERO) {
+    let _lock = match FileLock::try_acquire_for(&paths.lock(&LockName::Observer), Duration::ZERO) {
         Ok(lock) => lock,
         Err(LockError::Busy(_)) => {
             return Ok(Report {
@@ -126,20 +122,18 @@ pub fn run(
         };
         let mut ledger = batch::read_ledger(paths);
         let mut transcript_cursors = BTreeMap::new();
-        let (mut ops, engine) = match opts.engine {
+        let engine = opts.engine;
+        let mut ops = match engine {
             Engine::Builtin => {
                 let roots =
                     |o: &Observation| project::of(&o.cwd).map(|p| p.root.display().to_string());
-                (
-                    builtin::run(&sessions, &roots, &mut ledger, &existing),
-                    "builtin",
-                )
+                builtin::run(&sessions, &roots, &mut ledger, &existing)
             }
             Engine::Llm => {
                 let answer = llm::run(paths, config, &taken.observations, &existing, now)?;
                 report.refused = answer.refused;
                 transcript_cursors = answer.transcript_cursors;
-                (answer.ops, "llm")
+                answer.ops
             }
         };
         ops.extend(summaries(paths, &sessions));
@@ -151,7 +145,7 @@ pub fn run(
         let inflight = batch::Inflight {
             batch: taken,
             ops,
-            engine: engine.into(),
+            engine,
             archived: false,
             archive_sizes: None,
             transcript_cursors,
@@ -177,7 +171,7 @@ fn finish(
         store,
         &inflight.ops,
         &inflight.batch.id,
-        &inflight.engine,
+        inflight.engine.name(),
         now,
     );
     report.changes.extend(applied.changes);

@@ -7,8 +7,9 @@ use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur};
 use tantivy::{IndexReader, Order};
 
-use super::{Item, any_of, load, term};
+use super::{Item, any_of, load, of_kinds, term};
 use crate::index::{Index, IndexError, path_terms};
+use crate::memory::kind::Kind;
 
 /// Instincts and convictions whose `paths` globs match a file (given relative to its
 /// project, and absolute). Promoted instincts are left to their conviction.
@@ -24,7 +25,10 @@ pub fn for_path(
     let terms = path_terms(relative);
     let term_refs: Vec<&str> = terms.iter().map(String::as_str).collect();
     let query = BooleanQuery::new(vec![
-        (Occur::Must, any_of(f.kind, &["instinct", "conviction"])),
+        (
+            Occur::Must,
+            of_kinds(f, &[Kind::Instinct, Kind::Conviction]),
+        ),
         (Occur::Must, any_of(f.glob_terms, &term_refs)),
         (Occur::MustNot, term(f.flags, "promoted")),
     ]);
@@ -82,7 +86,8 @@ pub fn censors(
             })
         });
         if by_command || by_path {
-            let block = item.kind == "conviction" && item.flags.iter().any(|x| x == "censor-block");
+            let block =
+                item.kind == Kind::Conviction && item.flags.iter().any(|x| x == "censor-block");
             out.push((item, if block { Verdict::Block } else { Verdict::Warn }));
         }
     }
@@ -100,9 +105,9 @@ pub fn file_history(
     let f = index.fields();
     let searcher = reader.searcher();
     let mut out = Vec::new();
-    for (kind, limit) in [("session", 3), ("episode", 2)] {
+    for (kind, limit) in [(Kind::Session, 3), (Kind::Episode, 2)] {
         let query = BooleanQuery::new(vec![
-            (Occur::Must, term(f.kind, kind)),
+            (Occur::Must, term(f.kind, kind.name())),
             (Occur::Must, any_of(f.file_keys, keys)),
         ]);
         let top =

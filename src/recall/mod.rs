@@ -16,13 +16,14 @@ use tantivy::{DocAddress, IndexReader, Order, Searcher, TantivyDocument, Term};
 
 use crate::index::schema::{BOOSTS, Fields};
 use crate::index::{Index, IndexError, search};
+use crate::memory::kind::Kind;
 
 /// A memory as injection sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Item {
     /// The path relative to the memory folder: the id used in memos and logs.
     pub id: String,
-    pub kind: String,
+    pub kind: Kind,
     pub name: String,
     pub title: String,
     pub trigger: String,
@@ -44,6 +45,12 @@ pub(crate) fn term(field: Field, value: &str) -> Box<dyn Query> {
     ))
 }
 
+/// Any of the kinds.
+pub(crate) fn of_kinds(f: &Fields, kinds: &[Kind]) -> Box<dyn Query> {
+    let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+    any_of(f.kind, &names)
+}
+
 pub(crate) fn any_of(field: Field, values: &[&str]) -> Box<dyn Query> {
     Box::new(BooleanQuery::new(
         values
@@ -54,18 +61,18 @@ pub(crate) fn any_of(field: Field, values: &[&str]) -> Box<dyn Query> {
 }
 
 /// Items of `kinds` visible in `project` (its own and global ones).
-fn scoped(f: &Fields, kinds: &[&str], project: &str) -> Vec<(Occur, Box<dyn Query>)> {
+fn scoped(f: &Fields, kinds: &[Kind], project: &str) -> Vec<(Occur, Box<dyn Query>)> {
     vec![
-        (Occur::Must, any_of(f.kind, kinds)),
+        (Occur::Must, of_kinds(f, kinds)),
         (Occur::Must, any_of(f.scope, &[project, "*"])),
     ]
 }
 
-fn effective(kind: &str, confidence: f64, decay_origin: i64, now: i64) -> f64 {
+fn effective(kind: Kind, confidence: f64, decay_origin: i64, now: i64) -> f64 {
     match kind {
-        "instinct" => crate::memory::confidence::effective_at(confidence, decay_origin, now),
-        "conviction" => 1.0,
-        _ => 0.0,
+        Kind::Instinct => crate::memory::confidence::effective_at(confidence, decay_origin, now),
+        Kind::Conviction => 1.0,
+        Kind::Episode | Kind::Session => 0.0,
     }
 }
 
@@ -83,7 +90,9 @@ pub(crate) fn load(
             .collect::<Vec<_>>()
     };
     let int = |field| doc.get_first(field).and_then(|v| v.as_i64()).unwrap_or(0);
-    let kind = text(f.kind);
+    // An unknown kind (an index written by a newer version) reads as a record of what
+    // happened, never as advice.
+    let kind = Kind::from_name(&text(f.kind)).unwrap_or(Kind::Episode);
     let confidence = doc
         .get_first(f.confidence)
         .and_then(|v| v.as_f64())
@@ -91,7 +100,7 @@ pub(crate) fn load(
     let project = text(f.project);
     Ok(Item {
         id: text(f.path),
-        confidence: effective(&kind, confidence, int(f.decay_origin), now),
+        confidence: effective(kind, confidence, int(f.decay_origin), now),
         name: text(f.name),
         title: text(f.title),
         trigger: text(f.trigger),
@@ -138,13 +147,13 @@ pub fn session_start(
     let f = index.fields();
     let searcher = reader.searcher();
     let mut start = Start::default();
-    let convictions = BooleanQuery::new(scoped(f, &["conviction"], project));
+    let convictions = BooleanQuery::new(scoped(f, &[Kind::Conviction], project));
     let top = TopDocs::with_limit(limits.convictions.max(1))
         .order_by_fast_field::<i64>("created", Order::Desc);
     for (_, address) in searcher.search(&convictions, &top)? {
         start.convictions.push(load(&searcher, f, address, now)?);
     }
-    let mut clauses = scoped(f, &["instinct"], project);
+    let mut clauses = scoped(f, &[Kind::Instinct], project);
     // Promoted instincts speak through their conviction; disputed ones are not advice.
     clauses.push((Occur::MustNot, term(f.flags, "promoted")));
     clauses.push((Occur::MustNot, term(f.flags, "disputed")));
@@ -199,7 +208,7 @@ pub fn last_session(
     let f = index.fields();
     let searcher = reader.searcher();
     let sessions = BooleanQuery::new(vec![
-        (Occur::Must, term(f.kind, "session")),
+        (Occur::Must, term(f.kind, Kind::Session.name())),
         (Occur::Must, term(f.scope, project)),
     ]);
     let top = TopDocs::with_limit(2).order_by_fast_field::<i64>("last_seen", Order::Desc);
@@ -275,7 +284,7 @@ pub fn prompt(
         (Occur::Must, Box::new(BooleanQuery::new(should))),
         (
             Occur::Must,
-            any_of(f.kind, &["instinct", "conviction", "episode"]),
+            of_kinds(f, &[Kind::Instinct, Kind::Conviction, Kind::Episode]),
         ),
         (
             Occur::Should,

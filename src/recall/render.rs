@@ -3,6 +3,7 @@
 //! headed with our name so the agent and the user can tell it from Claude Code's own memory.
 
 use super::{Item, Start};
+use crate::memory::kind::Kind;
 use crate::text::one_line;
 
 /// Character budgets.
@@ -107,19 +108,25 @@ pub fn session_start(
 }
 
 fn describe(item: &Item) -> String {
-    match item.kind.as_str() {
-        "instinct" => format!(
+    match item.kind {
+        Kind::Instinct => format!(
             "- [instinct {:.2}] {} → {} ({})",
             item.confidence,
             item.trigger.trim_matches('"'),
             item.action,
             item.id
         ),
-        "conviction" => format!(
+        Kind::Conviction => format!(
             "- [conviction] {}: {} ({})",
             item.name, item.action, item.id
         ),
-        kind => format!("- [{kind} {}] {} ({})", day(item.date), item.title, item.id),
+        kind => format!(
+            "- [{} {}] {} ({})",
+            kind.name(),
+            day(item.date),
+            item.title,
+            item.id
+        ),
     }
 }
 
@@ -139,7 +146,7 @@ mod tests {
     fn item(n: usize) -> Item {
         Item {
             id: format!("instincts/personal/testing-{n}.md"),
-            kind: "instinct".into(),
+            kind: Kind::Instinct,
             name: format!("testing-{n}"),
             title: String::new(),
             trigger: "when running tests ".repeat(30),

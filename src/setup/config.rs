@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::fsutil::{self, PathError};
 
@@ -29,10 +29,29 @@ pub struct Config {
     pub git: Git,
 }
 
+/// Which engine learns: the deterministic miners or the configured LLM command. Its
+/// name is also the `source` of what it writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    #[default]
+    Builtin,
+    Llm,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Builtin => "builtin",
+            Engine::Llm => "llm",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(default)]
 pub struct Observer {
-    pub engine: String,
+    pub engine: Engine,
     pub min_observations: usize,
     pub min_interval: String,
     pub max_observations: usize,
@@ -45,7 +64,7 @@ pub struct Observer {
 impl Default for Observer {
     fn default() -> Self {
         Self {
-            engine: "builtin".into(),
+            engine: Engine::Builtin,
             min_observations: 20,
             min_interval: "10m".into(),
             max_observations: 500,

@@ -1,12 +1,8 @@
 //! The files homunculus writes from templates, embedded at build time so the binary is
-//! self-contained: item skeletons, the config, `.gitignore`, and the slash commands.
+//! self-contained: the config, `.gitignore`, and the slash commands.
 
 pub const CONFIG: &str = include_str!("../../templates/config.toml");
 pub const GITIGNORE: &str = include_str!("../../templates/gitignore");
-pub const INSTINCT: &str = include_str!("../../templates/instinct.md");
-pub const CONVICTION: &str = include_str!("../../templates/conviction.md");
-pub const EPISODE: &str = include_str!("../../templates/episode.md");
-pub const SESSION: &str = include_str!("../../templates/session.md");
 
 /// The slash commands `init` installs into Claude Code's commands folder.
 pub const COMMANDS: &[(&str, &str)] = &[

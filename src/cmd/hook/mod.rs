@@ -124,9 +124,9 @@ impl HookCtx {
 }
 
 fn item_count(paths: &Paths) -> usize {
-    crate::index::KIND_DIRS
+    crate::memory::kind::ITEM_DIRS
         .iter()
-        .map(|(dir, _)| std::fs::read_dir(paths.root.join(dir)).map_or(0, Iterator::count))
+        .map(|d| std::fs::read_dir(paths.root.join(d.dir)).map_or(0, Iterator::count))
         .sum()
 }
 

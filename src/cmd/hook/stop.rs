@@ -13,7 +13,7 @@ use crate::capture::{hook_state, observation};
 use crate::memory::identity;
 use crate::memory::session;
 use crate::memory::{Store, fields::parse_date, stem};
-use crate::observer;
+use crate::observer::{self, Engine};
 use crate::text::stamp;
 
 /// Stop, SessionEnd and PreCompact (`ctx.event`).
@@ -129,7 +129,7 @@ fn spawn_observe(flush_only: bool) -> std::io::Result<()> {
     let mut cmd = std::process::Command::new(std::env::current_exe()?);
     cmd.arg("observe");
     if flush_only {
-        cmd.args(["--engine", "builtin"]);
+        cmd.args(["--engine", Engine::Builtin.name()]);
     }
     cmd.stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())

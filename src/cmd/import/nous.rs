@@ -7,10 +7,9 @@ use anyhow::{Result, bail};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
-use crate::memory::frontmatter::quote_double;
-use crate::memory::{TIMESTAMP_FORMAT, slugify};
+use crate::memory::draft::InstinctDraft;
+use crate::memory::slugify;
 use crate::observer::miners::domain_of;
-use crate::setup::templates;
 
 /// Weights at or below this were discarded by Nous itself.
 const DISCARDED_AT: f64 = 0.15;
@@ -45,9 +44,7 @@ pub fn entries(text: &str, now: DateTime<Utc>) -> Result<Vec<Value>> {
             .get("ts")
             .and_then(Value::as_str)
             .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
-            .map_or(now, |t| t.with_timezone(&Utc))
-            .format(TIMESTAMP_FORMAT)
-            .to_string();
+            .map_or(now, |t| t.with_timezone(&Utc));
         let why = entry.get("context").and_then(Value::as_str).unwrap_or("");
         let lens = if knowledge { "knowledge" } else { "learnings" };
         let title: String = content
@@ -55,30 +52,24 @@ pub fn entries(text: &str, now: DateTime<Utc>) -> Result<Vec<Value>> {
             .take(8)
             .collect::<Vec<_>>()
             .join(" ");
-        let extra = format!("project: {}\nsource: import\n", quote_double(project));
-        let markdown = templates::render(
-            templates::INSTINCT,
-            &[
-                (
-                    "trigger",
-                    &quote_double(&format!("when working in {project}")),
-                ),
-                ("action", &quote_double(content)),
-                ("confidence", &format!("{:.2}", weight.min(0.9))),
-                ("domain", domain),
-                ("created", &ts),
-                ("last_seen", &ts),
-                ("extra", &extra),
-                ("title", &title),
-                (
-                    "evidence",
-                    &format!(
-                        "- imported from Nous ({lens}){}{why}",
-                        if why.is_empty() { "" } else { ": " }
-                    ),
-                ),
-            ],
-        );
+        let markdown = InstinctDraft {
+            domain,
+            trigger: &format!("when working in {project}"),
+            action: content,
+            confidence: weight.min(0.9),
+            project: Some(project),
+            paths: &[],
+            pattern: None,
+            source: "import",
+            created: ts,
+            last_seen: ts,
+            title: &title,
+            evidence: &format!(
+                "imported from Nous ({lens}){}{why}",
+                if why.is_empty() { "" } else { ": " }
+            ),
+        }
+        .render();
         out.push(
             json!({ "name": format!("{domain}-{}", slugify(content, 40)), "markdown": markdown }),
         );
