@@ -48,10 +48,26 @@ pub enum Command {
     Reindex,
     /// Keep the search index in step with hand edits until stopped (Ctrl-C)
     Watch,
-    /// Handle a Claude Code hook event (payload on stdin); always exits 0
+    /// Handle a Claude Code hook event (payload on stdin); always exits 0. Registered by
+    /// `init` in Claude Code's settings.json; not for running by hand
     Hook(HookArgs),
     /// Print a shell completion script
     Completions(CompletionsArgs),
+}
+
+/// The event of a `homunculus hook <event> ...` invocation, found before clap parses
+/// anything: whatever Claude Code passes, a hook exits 0 (a usage error's exit code 2
+/// would block the agent). `hook --help` (or `-h`) is left to clap.
+pub fn hook_event(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<String> {
+    let mut args = args.into_iter().skip(1);
+    if args.next()? != "hook" {
+        return None;
+    }
+    let event = args.next().map(|e| e.to_string_lossy().into_owned());
+    match event.as_deref() {
+        Some("--help" | "-h") => None,
+        _ => Some(event.unwrap_or_default()),
+    }
 }
 
 #[derive(Debug, Args)]

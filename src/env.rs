@@ -17,10 +17,13 @@ pub struct Env {
     pub claude_config_dir: Option<OsString>,
     pub homunculus_now: Option<OsString>,
     pub homunculus_observer: Option<OsString>,
+    /// Claude Code's own switch for its auto memory (`doctor` reports on it).
+    pub claude_auto_memory_disabled: Option<OsString>,
 }
 
 impl Env {
     /// Reads the variables from the running process; empty values count as unset.
+    #[allow(clippy::disallowed_methods)] // the one place that reads the environment
     pub fn from_process() -> Self {
         let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
         Self {
@@ -29,6 +32,7 @@ impl Env {
             claude_config_dir: var("CLAUDE_CONFIG_DIR"),
             homunculus_now: var("HOMUNCULUS_NOW"),
             homunculus_observer: var("HOMUNCULUS_OBSERVER"),
+            claude_auto_memory_disabled: var("CLAUDE_CODE_DISABLE_AUTO_MEMORY"),
         }
     }
 
@@ -48,6 +52,7 @@ impl Env {
     /// The current instant, or the fixed one `HOMUNCULUS_NOW` names.
     pub fn now(&self) -> Result<DateTime<Utc>> {
         match &self.homunculus_now {
+            #[allow(clippy::disallowed_methods)] // the one place that reads the clock
             None => Ok(Utc::now()),
             Some(raw) => {
                 let text = raw.to_string_lossy();

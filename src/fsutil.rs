@@ -150,6 +150,19 @@ pub fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, PathError> {
 }
 
 /// Whether a file name looks like a memory file: `*.md`, not hidden, not an editor temp.
+/// A suffix no other process or call uses at the same time: process id, wall-clock
+/// nanoseconds (not `now`: uniqueness, not meaning) and a counter.
+pub fn unique_suffix() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    #[allow(clippy::disallowed_methods)]
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    format!("{}.{nanos}.{n}", std::process::id())
+}
+
 /// A file's modification time in nanoseconds since the epoch: the stamp the index and
 /// the change journal compare.
 pub fn mtime_ns(meta: &fs::Metadata) -> i64 {
@@ -165,6 +178,7 @@ pub fn is_markdown_name(path: &Path) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up files directly
 mod tests {
     use super::*;
 

@@ -41,6 +41,7 @@ fn rotate(file: &Path, max: u64) {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up files directly
 mod tests {
     use super::*;
 

@@ -10,12 +10,8 @@ fn main() -> ExitCode {
     // the files Tantivy writes.
     // SAFETY: umask only sets the process's file-creation mask; it cannot fail.
     unsafe { libc::umask(0o077) };
-    // Hooks bypass argument parsing: whatever Claude Code passes, a hook exits 0 (an exit
-    // code of 2 from a usage error would block the agent).
-    let mut args = std::env::args_os().skip(1);
-    if args.next().is_some_and(|a| a == "hook") {
-        let event = args.next().map(|e| e.to_string_lossy().into_owned());
-        homunculus::cmd::run_hook(event.as_deref().unwrap_or(""));
+    if let Some(event) = homunculus::cli::hook_event(std::env::args_os()) {
+        homunculus::cmd::run_hook(&event);
         return ExitCode::SUCCESS;
     }
     let cli = Cli::parse();

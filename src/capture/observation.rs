@@ -165,7 +165,7 @@ pub fn from_tool_event(payload: &Payload, event: Event, now: DateTime<Utc>) -> O
     if tool.is_empty() {
         return None;
     }
-    let command = payload.str("tool_input/command");
+    let command = payload.tool_input.command.as_deref();
     if event == Event::Post && command.is_some_and(is_noisy_command) {
         return None;
     }
@@ -173,22 +173,26 @@ pub fn from_tool_event(payload: &Payload, event: Event, now: DateTime<Utc>) -> O
         file_path: payload.file_path().map(|p| bounded(p, FIELD_CHARS * 2)),
         command: command.map(|c| bounded(c, COMMAND_CHARS)),
         description: payload
-            .str("tool_input/description")
+            .tool_input
+            .description
+            .as_deref()
             .map(|d| bounded(d, FIELD_CHARS)),
         pattern: payload
-            .str("tool_input/pattern")
+            .tool_input
+            .pattern
+            .as_deref()
             .map(|p| bounded(p, FIELD_CHARS)),
     };
     let (outcome, error) = match event {
-        Event::Failure if payload.bool("is_interrupt") => (Outcome::Blocked, None),
+        Event::Failure if payload.is_interrupt => (Outcome::Blocked, None),
         Event::Failure => (
             Outcome::Error,
             Some(error_excerpt(
-                payload.str("error").unwrap_or(""),
+                payload.error.as_deref().unwrap_or(""),
                 ERROR_CHARS,
             )),
         ),
-        _ if payload.bool("tool_response/interrupted") => (Outcome::Blocked, None),
+        _ if payload.tool_response.interrupted => (Outcome::Blocked, None),
         _ => (Outcome::Success, None),
     };
     let mut obs = base(payload, event, now);
@@ -201,7 +205,7 @@ pub fn from_tool_event(payload: &Payload, event: Event, now: DateTime<Utc>) -> O
 
 /// Builds the observation for a submitted prompt.
 pub fn from_prompt(payload: &Payload, now: DateTime<Utc>) -> Option<Observation> {
-    let prompt = payload.str("prompt")?.trim();
+    let prompt = payload.prompt.as_deref()?.trim();
     if prompt.is_empty() {
         return None;
     }
@@ -211,7 +215,7 @@ pub fn from_prompt(payload: &Payload, now: DateTime<Utc>) -> Option<Observation>
 }
 
 fn base(payload: &Payload, event: Event, now: DateTime<Utc>) -> Observation {
-    let cwd = payload.str("cwd").unwrap_or("");
+    let cwd = payload.cwd.as_deref().unwrap_or("");
     Observation {
         ts: crate::text::stamp_ms(now),
         event,

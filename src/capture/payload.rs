@@ -1,50 +1,174 @@
-//! Lenient access to Claude Code's hook payloads: every field is optional and of any
-//! type; what we do not understand reads as absent. Session ids become safe file names.
+//! Claude Code's hook payloads as typed structs that mirror the wire format. Reading is
+//! lenient: every field is optional and may be of any type; what we do not understand
+//! reads as absent (or false), so no payload can make a hook fail. Session ids become safe
+//! file names.
 
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, Deserializer};
 use serde_json::Value;
 
 use crate::text::fnv1a;
 
-/// A parsed payload.
-#[derive(Debug, Clone)]
-pub struct Payload(pub Value);
+/// One hook event's payload: the fields common to every event and those of the events
+/// we handle (Claude Code contract, section 2).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Payload {
+    #[serde(deserialize_with = "any_text")]
+    pub session_id: Option<String>,
+    #[serde(deserialize_with = "any_text")]
+    pub transcript_path: Option<String>,
+    #[serde(deserialize_with = "any_text")]
+    pub cwd: Option<String>,
+    #[serde(deserialize_with = "any_text")]
+    pub hook_event_name: Option<String>,
+    /// SessionStart: startup | resume | clear | compact.
+    #[serde(deserialize_with = "any_text")]
+    pub source: Option<String>,
+    /// UserPromptSubmit.
+    #[serde(deserialize_with = "any_text")]
+    pub prompt: Option<String>,
+    /// The tool events.
+    #[serde(deserialize_with = "any_text")]
+    pub tool_name: Option<String>,
+    #[serde(deserialize_with = "any_object")]
+    pub tool_input: ToolInput,
+    #[serde(deserialize_with = "any_object")]
+    pub tool_response: ToolResponse,
+    /// PostToolUseFailure: the error text, and whether the user interrupted the call.
+    #[serde(deserialize_with = "any_text")]
+    pub error: Option<String>,
+    #[serde(deserialize_with = "any_flag")]
+    pub is_interrupt: bool,
+    /// Stop: a Stop hook already blocked this turn once.
+    #[serde(deserialize_with = "any_flag")]
+    pub stop_hook_active: bool,
+}
+
+/// The parts of a tool's input we record.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct ToolInput {
+    #[serde(deserialize_with = "any_text")]
+    pub command: Option<String>,
+    #[serde(deserialize_with = "any_text")]
+    pub description: Option<String>,
+    #[serde(deserialize_with = "any_text")]
+    pub pattern: Option<String>,
+    #[serde(deserialize_with = "any_text")]
+    pub file_path: Option<String>,
+    #[serde(deserialize_with = "any_text")]
+    pub notebook_path: Option<String>,
+}
+
+/// The parts of a tool's response we record.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct ToolResponse {
+    #[serde(deserialize_with = "any_flag")]
+    pub interrupted: bool,
+}
+
+/// Claude Code's status line input: the fields the activity log keeps.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct StatusInput {
+    #[serde(deserialize_with = "any_text")]
+    pub session_id: Option<String>,
+    #[serde(deserialize_with = "any_text")]
+    pub transcript_path: Option<String>,
+    #[serde(deserialize_with = "any_object")]
+    pub context_window: ContextWindow,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct ContextWindow {
+    #[serde(deserialize_with = "any_number")]
+    pub used_percentage: Option<f64>,
+}
+
+fn any_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::String(s) => Some(s),
+        _ => None,
+    })
+}
+
+fn any_flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(Value::deserialize(d)?.as_bool().unwrap_or(false))
+}
+
+fn any_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    Ok(Value::deserialize(d)?.as_f64())
+}
+
+/// A nested object whose fields are lenient themselves; anything else reads as empty.
+fn any_object<'de, D: Deserializer<'de>, T: DeserializeOwned + Default>(
+    d: D,
+) -> Result<T, D::Error> {
+    let value = Value::deserialize(d)?;
+    Ok(if value.is_object() {
+        serde_json::from_value(value).unwrap_or_default()
+    } else {
+        T::default()
+    })
+}
+
+/// Parses bytes as a JSON object into `T`; `None` for anything that is not an object.
+fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Option<T> {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(v @ Value::Object(_)) => serde_json::from_value(v).ok(),
+        _ => None,
+    }
+}
 
 impl Payload {
-    /// Parses bytes as JSON; `None` for anything that is not a JSON object.
+    /// Parses a hook's stdin; `None` for anything that is not a JSON object.
     pub fn parse(bytes: &[u8]) -> Option<Self> {
-        match serde_json::from_slice::<Value>(bytes) {
-            Ok(v @ Value::Object(_)) => Some(Self(v)),
-            _ => None,
+        parse_object(bytes)
+    }
+
+    /// The payload a JSON value describes (replay builds them as values).
+    pub fn from_value(value: Value) -> Self {
+        if value.is_object() {
+            serde_json::from_value(value).unwrap_or_default()
+        } else {
+            Self::default()
         }
     }
 
-    /// A string at a `/`-separated path (`tool_input/file_path`).
-    pub fn str(&self, path: &str) -> Option<&str> {
-        self.value(path)?.as_str()
-    }
-
-    pub fn value(&self, path: &str) -> Option<&Value> {
-        path.split('/').try_fold(&self.0, |v, key| v.get(key))
-    }
-
-    pub fn bool(&self, path: &str) -> bool {
-        self.value(path).and_then(Value::as_bool).unwrap_or(false)
-    }
-
+    /// The session id, safe as a file name.
     pub fn session_id(&self) -> String {
-        safe_session_id(self.str("session_id").unwrap_or(""))
+        safe_session_id(self.session_id.as_deref().unwrap_or(""))
     }
 
     pub fn tool_name(&self) -> &str {
-        self.str("tool_name").unwrap_or("")
+        self.tool_name.as_deref().unwrap_or("")
     }
 
     /// The file a tool call is about (Read, Edit, Write, MultiEdit, NotebookEdit).
     pub fn file_path(&self) -> Option<&str> {
-        self.str("tool_input/file_path")
-            .or_else(|| self.str("tool_input/notebook_path"))
+        self.tool_input
+            .file_path
+            .as_deref()
+            .or(self.tool_input.notebook_path.as_deref())
             .filter(|p| !p.is_empty())
     }
+}
+
+impl StatusInput {
+    pub fn parse(bytes: &[u8]) -> Option<Self> {
+        parse_object(bytes)
+    }
+}
+
+/// The tools that change a file: after them we recall the file's history, and they are
+/// what "files touched" and co-edits count.
+pub const EDIT_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
+
+pub fn is_edit_tool(name: &str) -> bool {
+    EDIT_TOOLS.contains(&name)
 }
 
 /// A session id usable as a file name: itself when it matches `[A-Za-z0-9_-]{1,128}`,
@@ -84,12 +208,17 @@ mod tests {
     #[test]
     fn lenient_fields() {
         let p = Payload::parse(
-            br#"{"session_id": 42, "tool_input": {"file_path": ["x"]}, "cwd": "/a"}"#,
+            br#"{"session_id": 42, "tool_input": {"file_path": ["x"], "command": "ls"}, "cwd": "/a", "stop_hook_active": "yes", "tool_response": 3}"#,
         )
         .unwrap();
         assert_eq!(p.session_id(), "anonymous");
         assert_eq!(p.file_path(), None);
-        assert_eq!(p.str("cwd"), Some("/a"));
+        assert_eq!(p.tool_input.command.as_deref(), Some("ls"));
+        assert_eq!(p.cwd.as_deref(), Some("/a"));
+        assert!(!p.stop_hook_active);
+        assert!(!p.tool_response.interrupted);
+        let whole = Payload::parse(br#"{"tool_input": [1]}"#).unwrap();
+        assert_eq!(whole.tool_input.command, None);
         assert!(Payload::parse(b"[1,2]").is_none());
         assert!(Payload::parse(b"{\"trunc").is_none());
         assert!(Payload::parse(&[0xff, 0xfe]).is_none());

@@ -64,6 +64,7 @@ pub fn relative_to(project: &Project, path: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up files directly
 mod tests {
     use super::*;
 

@@ -320,7 +320,10 @@ mod tests {
 {"type":"assistant","message":{"content":[{"type":"text","text":"done"}],"stop_reason":"end_turn"},"sessionId":"s1","cwd":"/p","timestamp":"2026-02-01T10:00:04.000Z"}
 not json at all
 "##;
-        let events = events(text, "/t.jsonl", Utc::now());
+        let fallback = DateTime::parse_from_rfc3339("2026-02-01T00:00:00Z")
+            .unwrap()
+            .to_utc();
+        let events = events(text, "/t.jsonl", fallback);
         let hooks: Vec<&str> = events.iter().map(|e| e.hook.cli_name()).collect();
         assert_eq!(
             hooks,

@@ -133,7 +133,7 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             }
             let auto_memory_off = s.get("autoMemoryEnabled").and_then(|v| v.as_bool())
                 == Some(false)
-                || std::env::var("CLAUDE_CODE_DISABLE_AUTO_MEMORY").is_ok_and(|v| v == "1");
+                || ctx.env.claude_auto_memory_disabled.as_deref() == Some("1".as_ref());
             if auto_memory_off {
                 check(Level::Ok, "Claude Code's own auto memory is off".into());
             } else {

@@ -30,6 +30,8 @@ use crate::paths::Paths;
 pub struct Ctx {
     pub paths: Paths,
     pub now: DateTime<Utc>,
+    /// The environment as read at start-up, for the few commands that report on it.
+    pub env: Env,
 }
 
 impl Ctx {
@@ -47,13 +49,10 @@ impl Ctx {
 
 pub fn run(cli: Cli) -> Result<()> {
     let env = Env::from_process();
-    if let Command::Hook(args) = &cli.command {
-        run_hook(&args.event);
-        return Ok(());
-    }
     let ctx = Ctx {
         paths: env.paths()?,
         now: env.now()?,
+        env,
     };
     match cli.command {
         Command::Init(args) => init::run(&ctx, &args),
@@ -71,7 +70,12 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Reindex => reindex::run(&ctx),
         Command::Watch => watch::run(&ctx),
         Command::Completions(args) => completions::run(&args),
-        Command::Hook(_) => Ok(()),
+        // `main` routes every `hook` invocation to `run_hook` before parsing (see
+        // `cli::hook_event`); clap only sees `hook --help`, which it answers itself.
+        Command::Hook(args) => {
+            run_hook(&args.event);
+            Ok(())
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use anyhow::Result;
 use serde_json::json;
 
 use super::Ctx;
-use crate::capture::payload::Payload;
+use crate::capture::payload::StatusInput;
 
 const KEEP_AT_MOST: usize = 1000;
 const KEEP_AFTER_ROTATION: usize = 500;
@@ -21,7 +21,7 @@ pub fn run(ctx: &Ctx, args: &crate::cli::StatuslineArgs) -> Result<()> {
         .lock()
         .take(4 * 1024 * 1024)
         .read_to_end(&mut input);
-    if let Some(payload) = Payload::parse(&input) {
+    if let Some(payload) = StatusInput::parse(&input) {
         record(ctx, &payload);
     }
     if let Some(then) = &args.then {
@@ -42,18 +42,16 @@ pub fn run(ctx: &Ctx, args: &crate::cli::StatuslineArgs) -> Result<()> {
     Ok(())
 }
 
-fn record(ctx: &Ctx, payload: &Payload) {
+fn record(ctx: &Ctx, payload: &StatusInput) {
     if !ctx.paths.logs().is_dir() {
         return;
     }
-    let used = payload
-        .value("context_window/used_percentage")
-        .and_then(|v| v.as_f64());
+    let used = payload.context_window.used_percentage;
     let line = json!({
         "ts": crate::text::stamp_ms(ctx.now),
-        "session_id": payload.session_id(),
+        "session_id": crate::capture::payload::safe_session_id(payload.session_id.as_deref().unwrap_or("")),
         "used_percentage": used,
-        "transcript_path": payload.str("transcript_path"),
+        "transcript_path": payload.transcript_path,
     });
     let file = ctx.paths.logs().join("activity.jsonl");
     let _ = crate::fsutil::append(

@@ -95,10 +95,9 @@ impl Index {
         // may still create lock files in it, so it is first renamed out of the way (atomic)
         // and then removed on a best-effort basis (found by the concurrency harness).
         if dir.exists() {
-            let nanos = chrono::Utc::now().timestamp_nanos_opt().unwrap_or(0);
             let old = paths
                 .index()
-                .join(format!("old-{}-{nanos}", std::process::id()));
+                .join(format!("old-{}", crate::fsutil::unique_suffix()));
             std::fs::rename(&dir, &old).map_err(|e| PathError::new("move aside", &dir, e))?;
         }
         for entry in std::fs::read_dir(paths.index())

@@ -88,8 +88,7 @@ fn taken_files(paths: &Paths) -> impl Iterator<Item = PathBuf> {
 /// run are taken too.
 pub fn take(paths: &Paths) -> (Vec<Entry>, Vec<PathBuf>) {
     let live = journal_file(paths);
-    let nanos = chrono::Utc::now().timestamp_nanos_opt().unwrap_or(0);
-    let taken = live.with_file_name(format!("journal.{}.{nanos}", std::process::id()));
+    let taken = live.with_file_name(format!("journal.{}", fsutil::unique_suffix()));
     let _ = fs::rename(&live, &taken);
     let files: Vec<PathBuf> = taken_files(paths).collect();
     let mut entries = Vec::new();

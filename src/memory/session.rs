@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 
 use crate::capture::observation::{Event, Observation};
+use crate::capture::payload::is_edit_tool;
 use crate::capture::project::{self, Project};
 use crate::memory::draft::new_file;
 use crate::memory::{Error, Scalar, Store, TIMESTAMP_FORMAT};
@@ -24,8 +25,6 @@ pub struct Facts {
     pub errors: usize,
 }
 
-const EDIT_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
-
 /// Tools most frequent first (ties by name), edited files relative to the project,
 /// and the number of failures.
 pub fn facts(observations: &[Observation], project: Option<&Project>) -> Facts {
@@ -40,7 +39,7 @@ pub fn facts(observations: &[Observation], project: Option<&Project>) -> Facts {
         if obs.event == Event::Failure {
             errors += 1;
         }
-        if EDIT_TOOLS.contains(&tool)
+        if is_edit_tool(tool)
             && obs.event == Event::Post
             && let Some(path) = &obs.input.file_path
         {

@@ -81,24 +81,46 @@ pub struct Inflight {
 
 /// Lines pending after the cursors (what `status` calls pending observations).
 pub fn pending(paths: &Paths) -> usize {
+    pending_up_to(paths, usize::MAX)
+}
+
+/// Counts pending lines, but stops once `cap` are found: hooks only ask whether enough
+/// are waiting, and must not read every pending file to learn it. Only the bytes past
+/// each cursor are read.
+pub fn pending_up_to(paths: &Paths, cap: usize) -> usize {
+    use std::io::{BufRead, BufReader, Seek, SeekFrom};
     let cursors = read_cursors(paths);
     let Ok(entries) = fs::read_dir(paths.observations()) else {
         return 0;
     };
-    entries
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
-        .map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let from = cursors.get(&name).copied().unwrap_or(0) as usize;
-            fs::read(e.path())
-                .map(|b| {
-                    b.get(from..)
-                        .map_or(0, |rest| rest.iter().filter(|&&c| c == b'\n').count())
-                })
-                .unwrap_or(0)
-        })
-        .sum()
+    let mut count = 0;
+    for entry in entries.flatten() {
+        if count >= cap {
+            break;
+        }
+        if entry.path().extension().is_none_or(|x| x != "jsonl") {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let from = cursors.get(&name).copied().unwrap_or(0);
+        let Ok(mut file) = fs::File::open(entry.path()) else {
+            continue;
+        };
+        if file.seek(SeekFrom::Start(from)).is_err() {
+            continue;
+        }
+        let mut reader = BufReader::new(file);
+        while count < cap {
+            let Ok(buf) = reader.fill_buf() else { break };
+            if buf.is_empty() {
+                break;
+            }
+            let (len, lines) = (buf.len(), buf.iter().filter(|&&c| c == b'\n').count());
+            count = count.saturating_add(lines);
+            reader.consume(len);
+        }
+    }
+    count.min(cap)
 }
 
 /// Takes up to `max` complete lines after the cursors, oldest files first.
@@ -225,6 +247,8 @@ pub fn advance(paths: &Paths, batch: &Batch) -> Result<(), PathError> {
         let c = cursors.entry(r.file.clone()).or_insert(0);
         *c = (*c).max(r.end);
     }
+    // Compared with file modification times, which are wall-clock, not `now`.
+    #[allow(clippy::disallowed_methods)]
     let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     cursors.retain(|file, offset| {
         let path = paths.observations().join(file);

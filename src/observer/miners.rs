@@ -11,6 +11,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::capture::observation::{Event, Observation, is_noisy_command};
+use crate::capture::payload::is_edit_tool;
 
 /// One sighting of a pattern (or, with `opposite`, of its contradiction).
 #[derive(Debug, Clone, PartialEq)]
@@ -245,7 +246,7 @@ pub fn coedits(
         for obs in session {
             let edit = matches!(
                 obs.tool.as_deref(),
-                Some("Edit" | "Write" | "MultiEdit" | "NotebookEdit")
+                Some(t) if is_edit_tool(t)
             );
             if let (true, Event::Post, Some(path)) =
                 (edit, obs.event, obs.input.file_path.as_deref())

@@ -74,7 +74,8 @@ pub fn is_due(paths: &Paths, config: &Config, now: DateTime<Utc>) -> bool {
     let interval =
         parse_duration(&config.observer.min_interval).unwrap_or(Duration::from_secs(600));
     now.timestamp() - state.last_run >= interval.as_secs() as i64
-        && pending(paths) >= config.observer.min_observations
+        && batch::pending_up_to(paths, config.observer.min_observations)
+            >= config.observer.min_observations
 }
 
 /// One observer run.

@@ -4,13 +4,17 @@
 //! run is `FUZZ_SECONDS=600 cargo test --release --test fuzz -- --nocapture --test-threads 1`.
 //! (cargo-fuzz needs a nightly toolchain, which this project's machines do not have.)
 
+// Test and benchmark code sets up files and reads the clock directly; the house rules
+// in clippy.toml are for the program.
+#![allow(clippy::disallowed_methods)]
+
 use chrono::{TimeZone, Utc};
+use homunculus::capture::observation::{self, Event};
+use homunculus::capture::payload::Payload;
+use homunculus::capture::redact::redact;
+use homunculus::capture::transcript;
 use homunculus::memory::{Document, Scalar};
-use homunculus::observation::{self, Event};
 use homunculus::observer::ops;
-use homunculus::payload::Payload;
-use homunculus::redact::redact;
-use homunculus::transcript;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -153,7 +157,7 @@ fn payloads_and_observations() {
         },
     );
     fuzz("observations", json(), |v| {
-        let payload = Payload(v);
+        let payload = Payload::from_value(v);
         let now = Utc.with_ymd_and_hms(2026, 2, 20, 12, 0, 0).unwrap();
         for event in [Event::Post, Event::Failure] {
             if let Some(obs) = observation::from_tool_event(&payload, event, now) {

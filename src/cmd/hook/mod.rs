@@ -2,6 +2,17 @@
 //! open: any error or panic is logged to `logs/hooks.log`, nothing but protocol JSON is
 //! ever printed, and the exit code is always 0. With `HOMUNCULUS_OBSERVER=1` (our own
 //! observer's `claude` child) it does nothing at all.
+//!
+//! What a hook may do (it runs inside the agent's loop, on every tool call):
+//! - wait for a lock only briefly: `FileLock::try_acquire_for` with a few milliseconds,
+//!   never `FileLock::acquire`; when busy, log and move on;
+//! - build a missing index only up to `HOOK_INDEX_BUILD_LIMIT` items, and sync only the
+//!   journaled changes (`sync::Mode::Bounded`);
+//! - never read every pending observation file: `observer::is_due` stops counting at the
+//!   threshold;
+//! - never start the observer or anything slow in the foreground: `Stop` spawns it
+//!   detached, in its own process group;
+//! - print only through `run`, once, as one JSON object.
 
 mod post_tool_use;
 mod pre_tool_use;
@@ -157,6 +168,8 @@ pub fn run(env: &Env, event: &str) -> Result<()> {
     let Ok(paths) = env.paths() else {
         return Ok(());
     };
+    // A malformed HOMUNCULUS_NOW must not switch the hooks off: fall back to the clock.
+    #[allow(clippy::disallowed_methods)]
     let now = env.now().unwrap_or_else(|_| Utc::now());
     let Some(hook) = HookEvent::from_cli(event) else {
         log::hook_error(&paths, now, event, "unknown hook event; skipped");
@@ -216,13 +229,13 @@ pub fn handle(
         return Ok(None);
     };
     drop(input);
-    if payload.str("session_id").is_none_or(str::is_empty) {
+    if payload.session_id.as_deref().is_none_or(str::is_empty) {
         log::hook_error(paths, now, event_name, "payload has no session_id; skipped");
         return Ok(None);
     }
     let ctx = HookCtx {
         sid: payload.session_id(),
-        project: payload.str("cwd").and_then(project::of),
+        project: payload.cwd.as_deref().and_then(project::of),
         paths: paths.clone(),
         now,
         payload,

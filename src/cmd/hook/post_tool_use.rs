@@ -6,17 +6,16 @@ use serde_json::Value;
 
 use super::HookCtx;
 use crate::capture::observation::{self, Event};
+use crate::capture::payload::is_edit_tool;
 use crate::capture::{hook_state, project};
 use crate::recall;
 use crate::recall::render::{self, Budget};
-
-const EDIT_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
     if let Some(obs) = observation::from_tool_event(&ctx.payload, event, ctx.now) {
         observation::append(&ctx.paths, &obs)?;
     }
-    if ctx.replay || event != Event::Post || !EDIT_TOOLS.contains(&ctx.payload.tool_name()) {
+    if ctx.replay || event != Event::Post || !is_edit_tool(ctx.payload.tool_name()) {
         return Ok(None);
     }
     let Some(file) = ctx.payload.file_path() else {

@@ -16,7 +16,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         return Ok(None);
     }
     let file = ctx.payload.file_path();
-    let command = ctx.payload.str("tool_input/command");
+    let command = ctx.payload.tool_input.command.as_deref();
     if file.is_none() && command.is_none() {
         return Ok(None);
     }

@@ -14,7 +14,7 @@ use crate::text::stamp;
 
 /// Notes the session's transcript (an absolute `.jsonl` path) for the llm lenses.
 pub fn remember_transcript(ctx: &HookCtx, memo: &mut hook_state::Memo) {
-    if let Some(path) = ctx.payload.str("transcript_path")
+    if let Some(path) = ctx.payload.transcript_path.as_deref()
         && path.starts_with('/')
         && path.ends_with(".jsonl")
     {

@@ -20,7 +20,7 @@ use crate::text::stamp;
 pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     let stop = ctx.event == HookEvent::Stop;
     // A Stop hook that blocked keeps the turn going; doing the work again would loop.
-    if stop && ctx.payload.bool("stop_hook_active") {
+    if stop && ctx.payload.stop_hook_active {
         return Ok(None);
     }
     let m = hook_state::update(&ctx.paths, &ctx.sid, |m| {
@@ -46,9 +46,9 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     );
     let started = m.started.as_deref().and_then(parse_date).unwrap_or(ctx.now);
     let who = session::Identity {
-        session_id: ctx.payload.str("session_id").unwrap_or(&ctx.sid),
+        session_id: ctx.payload.session_id.as_deref().unwrap_or(&ctx.sid),
         project: ctx.project_name(),
-        directory: ctx.payload.str("cwd").unwrap_or(""),
+        directory: ctx.payload.cwd.as_deref().unwrap_or(""),
         started,
         continues_from: continues_from.as_deref(),
     };
@@ -110,7 +110,8 @@ fn context_used(ctx: &HookCtx) -> Option<f64> {
         use std::io::{Read, Seek, SeekFrom};
         let path = ctx
             .payload
-            .str("transcript_path")
+            .transcript_path
+            .as_deref()
             .filter(|p| p.starts_with('/'))?;
         let mut file = std::fs::File::open(path).ok()?;
         let len = file.metadata().ok()?.len();

@@ -15,7 +15,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         observation::append(&ctx.paths, &obs)?;
     }
     let cfg = ctx.config();
-    let prompt = ctx.payload.str("prompt").unwrap_or("");
+    let prompt = ctx.payload.prompt.as_deref().unwrap_or("");
     if ctx.replay || cfg.recall.mode == RecallMode::Off || gate::admit(prompt).is_err() {
         return Ok(None);
     }
