@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::thread;
 
 use chrono::{DateTime, Utc};
-use homunculus::confidence::{Feedback, State};
+use homunculus::memory::confidence::{Feedback, State};
 
 use super::{Home, NOW, full, payload};
 
