@@ -109,7 +109,7 @@ pub struct ReplayArgs {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum Kind {
+pub enum KindArg {
     Instinct,
     Conviction,
     Episode,
@@ -123,7 +123,7 @@ pub struct SearchArgs {
     pub query: Vec<String>,
     /// Only this kind of memory
     #[arg(long, value_enum)]
-    pub kind: Option<Kind>,
+    pub kind: Option<KindArg>,
     /// Only memories of this project
     #[arg(long)]
     pub project: Option<String>,
@@ -189,7 +189,7 @@ pub struct EvolveArgs {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum Verdict {
+pub enum VerdictArg {
     /// Set confidence to the floor (0.20)
     Wrong,
     /// Lower confidence by 0.15
@@ -202,7 +202,7 @@ pub enum Verdict {
 pub struct FeedbackArgs {
     /// The instinct's name: its file name without .md
     pub name: String,
-    pub verdict: Verdict,
+    pub verdict: VerdictArg,
 }
 
 #[derive(Debug, Args)]

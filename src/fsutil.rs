@@ -150,6 +150,35 @@ pub fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, PathError> {
 }
 
 /// Whether a file name looks like a memory file: `*.md`, not hidden, not an editor temp.
+/// A file we refuse to read or change, located by line: `path:line: reason`. Every layer
+/// reports unparseable files in this one shape.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}:{line}: {reason}", path.display())]
+pub struct InvalidFile {
+    pub path: PathBuf,
+    pub line: usize,
+    pub reason: String,
+}
+
+impl InvalidFile {
+    pub fn new(path: &Path, line: usize, reason: impl Into<String>) -> Self {
+        Self {
+            path: path.to_path_buf(),
+            line,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A JSON state file of ours, or the default when it is missing or does not parse
+/// (state is rebuildable; a torn or hand-broken file must not stop anything).
+pub fn read_json_or_default<T: serde::de::DeserializeOwned + Default>(path: &Path) -> T {
+    fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
 /// A suffix no other process or call uses at the same time: process id, wall-clock
 /// nanoseconds (not `now`: uniqueness, not meaning) and a counter.
 pub fn unique_suffix() -> String {

@@ -50,10 +50,7 @@ fn file(paths: &Paths, session_id: &str) -> PathBuf {
 
 /// The memo of a session (empty when there is none or it does not parse).
 pub fn read(paths: &Paths, session_id: &str) -> Memo {
-    std::fs::read(file(paths, session_id))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_default()
+    crate::fsutil::read_json_or_default(&file(paths, session_id))
 }
 
 /// Changes a session's memo under its lock; writes only when something changed.

@@ -12,7 +12,7 @@ use crate::capture::hook_event::HookEvent;
 
 /// One synthesised hook event.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Event {
+pub struct ReplayEvent {
     pub hook: HookEvent,
     pub payload: Value,
     pub at: DateTime<Utc>,
@@ -41,7 +41,7 @@ fn is_typed_prompt(text: &str) -> bool {
 }
 
 /// The events of one transcript. `fallback` dates lines without a timestamp.
-pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
+pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<ReplayEvent> {
     let mut out = Vec::new();
     let mut tools: HashMap<String, (String, Value)> = HashMap::new();
     let mut session = String::new();
@@ -75,7 +75,7 @@ pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
         if out.is_empty() {
             let mut p = base("SessionStart");
             p["source"] = json!("startup");
-            out.push(Event {
+            out.push(ReplayEvent {
                 hook: HookEvent::SessionStart,
                 payload: p,
                 at,
@@ -121,7 +121,7 @@ pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
                         } else {
                             HookEvent::PostToolUse
                         };
-                        out.push(Event {
+                        out.push(ReplayEvent {
                             hook,
                             payload: p,
                             at,
@@ -142,7 +142,7 @@ pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
                 if let Some(prompt) = typed.filter(|t| is_typed_prompt(t)) {
                     let mut p = base("UserPromptSubmit");
                     p["prompt"] = json!(prompt);
-                    out.push(Event {
+                    out.push(ReplayEvent {
                         hook: HookEvent::UserPromptSubmit,
                         payload: p,
                         at,
@@ -174,7 +174,7 @@ pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
                 if message.get("stop_reason").and_then(Value::as_str) == Some("end_turn") {
                     let mut p = base("Stop");
                     p["stop_hook_active"] = json!(false);
-                    out.push(Event {
+                    out.push(ReplayEvent {
                         hook: HookEvent::Stop,
                         payload: p,
                         at,
@@ -189,7 +189,7 @@ pub fn events(text: &str, path: &str, fallback: DateTime<Utc>) -> Vec<Event> {
         let mut p = first.payload.clone();
         p["hook_event_name"] = json!("SessionEnd");
         p["reason"] = json!("other");
-        out.push(Event {
+        out.push(ReplayEvent {
             hook: HookEvent::SessionEnd,
             payload: p,
             at: last,

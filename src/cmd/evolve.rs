@@ -10,7 +10,7 @@ use super::{Ctx, print, reindex_changed, warn_all};
 use crate::cli::EvolveArgs;
 use crate::memory::Store;
 use crate::memory::identity;
-use crate::memory::promotion::{self, Applied};
+use crate::memory::promotion::{self, Promoted};
 use crate::text::{one_line, stamp};
 
 pub fn run(ctx: &Ctx, args: &EvolveArgs) -> Result<()> {
@@ -63,7 +63,7 @@ pub fn run(ctx: &Ctx, args: &EvolveArgs) -> Result<()> {
     Ok(())
 }
 
-fn to_json(ctx: &Ctx, plan: &promotion::Plan, applied: Option<&Applied>) -> serde_json::Value {
+fn to_json(ctx: &Ctx, plan: &promotion::Plan, applied: Option<&Promoted>) -> serde_json::Value {
     let candidates: Vec<_> = plan
         .candidates
         .iter()
@@ -99,7 +99,7 @@ fn to_json(ctx: &Ctx, plan: &promotion::Plan, applied: Option<&Applied>) -> serd
     })
 }
 
-fn render(ctx: &Ctx, plan: &promotion::Plan, applied: Option<&Applied>) -> String {
+fn render(ctx: &Ctx, plan: &promotion::Plan, applied: Option<&Promoted>) -> String {
     let mut out = String::new();
     if plan.candidates.is_empty() {
         let _ = writeln!(

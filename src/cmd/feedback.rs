@@ -4,7 +4,7 @@
 use anyhow::{Result, bail};
 
 use super::{Ctx, print, reindex_changed};
-use crate::cli::{FeedbackArgs, Verdict};
+use crate::cli::{FeedbackArgs, VerdictArg};
 use crate::memory::confidence::Feedback;
 use crate::memory::{Instinct, Origin, Store};
 use crate::text::day;
@@ -21,9 +21,9 @@ pub fn run(ctx: &Ctx, args: &FeedbackArgs) -> Result<()> {
         Origin::Personal
     };
     let (kind, word) = match args.verdict {
-        Verdict::Wrong => (Feedback::Wrong, "wrong"),
-        Verdict::Weak => (Feedback::Weak, "weak"),
-        Verdict::Strong => (Feedback::Strong, "strong"),
+        VerdictArg::Wrong => (Feedback::Wrong, "wrong"),
+        VerdictArg::Weak => (Feedback::Weak, "weak"),
+        VerdictArg::Strong => (Feedback::Strong, "strong"),
     };
     let now = ctx.now;
     let (before, after) = store.edit(&path, |file| {

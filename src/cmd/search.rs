@@ -7,9 +7,9 @@ use anyhow::Result;
 use serde_json::json;
 
 use super::{Ctx, print};
-use crate::cli::{Kind, SearchArgs};
+use crate::cli::{KindArg, SearchArgs};
 use crate::index::{self, SearchOptions};
-use crate::memory;
+use crate::memory::kind::Kind;
 
 pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<()> {
     ctx.require_memory()?;
@@ -51,10 +51,10 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<()> {
 fn options(ctx: &Ctx, args: &SearchArgs) -> SearchOptions {
     let kind = args.kind.map(|k| {
         match k {
-            Kind::Instinct => memory::kind::Kind::Instinct,
-            Kind::Conviction => memory::kind::Kind::Conviction,
-            Kind::Episode => memory::kind::Kind::Episode,
-            Kind::Session => memory::kind::Kind::Session,
+            KindArg::Instinct => Kind::Instinct,
+            KindArg::Conviction => Kind::Conviction,
+            KindArg::Episode => Kind::Episode,
+            KindArg::Session => Kind::Session,
         }
         .name()
         .to_string()

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result};
 
 use super::Ctx;
-use crate::index::watch::{self, Batch};
+use crate::index::watch::{self, WatchRound};
 
 pub fn run(ctx: &Ctx) -> Result<()> {
     ctx.require_memory()?;
@@ -19,7 +19,7 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     // A watcher runs for days: it needs the wall clock, not the start-up instant.
     #[allow(clippy::disallowed_methods)]
     let clock = || chrono::Utc::now().timestamp();
-    let mut on_batch = |batch: &Batch| {
+    let mut on_batch = |batch: &WatchRound| {
         let r = &batch.report;
         let what = if batch.full { "synced" } else { "indexed" };
         eprintln!(

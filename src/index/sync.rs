@@ -72,10 +72,7 @@ pub fn dirs_file(paths: &Paths) -> PathBuf {
 }
 
 fn read_state(paths: &Paths) -> DirsState {
-    fs::read(dirs_file(paths))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_default()
+    crate::fsutil::read_json_or_default(&dirs_file(paths))
 }
 
 /// The current mtime of each item folder (absent folders are left out).

@@ -35,7 +35,7 @@ pub enum WatchError {
 
 /// What one batch did.
 #[derive(Debug)]
-pub struct Batch {
+pub struct WatchRound {
     pub files: usize,
     pub report: SyncReport,
     pub elapsed: Duration,
@@ -49,7 +49,7 @@ pub fn run(
     paths: &Paths,
     stop: &AtomicBool,
     clock: &dyn Fn() -> i64,
-    on_batch: &mut dyn FnMut(&Batch),
+    on_batch: &mut dyn FnMut(&WatchRound),
 ) -> Result<(), WatchError> {
     let _running = match FileLock::try_acquire_for(&paths.lock(&LockName::Watch), Duration::ZERO) {
         Ok(lock) => lock,
@@ -65,11 +65,11 @@ pub fn run(
         fsutil::create_private_dir(&dir).map_err(IndexError::from)?;
         watcher.watch(&dir, RecursiveMode::NonRecursive)?;
     }
-    let full = |on_batch: &mut dyn FnMut(&Batch)| -> Result<(), WatchError> {
+    let full = |on_batch: &mut dyn FnMut(&WatchRound)| -> Result<(), WatchError> {
         let started = Instant::now();
         let (index, _) = Index::open(paths)?;
         let report = sync::sync(&index, paths, Mode::Full, clock())?;
-        on_batch(&Batch {
+        on_batch(&WatchRound {
             files: report.changed(),
             report,
             elapsed: started.elapsed(),
@@ -124,7 +124,7 @@ pub fn run(
             let files: Vec<PathBuf> = pending.iter().cloned().collect();
             let (index, _) = Index::open(paths)?;
             let report = sync::apply_batch(&index, paths, &files)?;
-            on_batch(&Batch {
+            on_batch(&WatchRound {
                 files: files.len(),
                 report,
                 elapsed: started.elapsed(),

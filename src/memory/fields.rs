@@ -7,20 +7,17 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde_yaml_ng::{Mapping, Value};
 
 use super::{Document, Error};
+use crate::fsutil::InvalidFile;
 
-pub struct Fields<'a> {
+pub struct FieldReader<'a> {
     pub map: &'a Mapping,
     pub doc: &'a Document,
     pub path: &'a Path,
 }
 
-impl<'a> Fields<'a> {
+impl<'a> FieldReader<'a> {
     fn bad(&self, key: &str, reason: String) -> Error {
-        Error::Invalid {
-            path: self.path.to_path_buf(),
-            line: self.doc.key_line(key).unwrap_or(1),
-            reason,
-        }
+        InvalidFile::new(self.path, self.doc.key_line(key).unwrap_or(1), reason).into()
     }
 
     /// A scalar as text (numbers and booleans included); `None` when absent or null.

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
 
-use crate::fsutil::{self, PathError};
+use crate::fsutil::{self, InvalidFile, PathError};
 use crate::lock::{FileLock, LockError, LockName};
 use crate::paths::Paths;
 use crate::text::stamp;
@@ -15,12 +15,8 @@ pub enum IdentityError {
     Io(#[from] PathError),
     #[error(transparent)]
     Lock(#[from] LockError),
-    #[error("{path}:{line}: invalid JSON: {reason}")]
-    Invalid {
-        path: String,
-        line: usize,
-        reason: String,
-    },
+    #[error(transparent)]
+    Invalid(#[from] InvalidFile),
 }
 
 /// The identity file of a fresh memory, as written to disk.
@@ -51,16 +47,8 @@ pub fn read(paths: &Paths) -> Result<Map<String, Value>, IdentityError> {
     };
     match serde_json::from_str::<Value>(&text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(IdentityError::Invalid {
-            path: path.display().to_string(),
-            line: 1,
-            reason: "not a JSON object".into(),
-        }),
-        Err(e) => Err(IdentityError::Invalid {
-            path: path.display().to_string(),
-            line: e.line(),
-            reason: e.to_string(),
-        }),
+        Ok(_) => Err(InvalidFile::new(&path, 1, "invalid JSON: not a JSON object").into()),
+        Err(e) => Err(InvalidFile::new(&path, e.line(), format!("invalid JSON: {e}")).into()),
     }
 }
 

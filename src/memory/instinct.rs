@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use super::fields::Fields;
+use super::fields::FieldReader;
 use super::{Document, Error, body, stem};
 use crate::memory::confidence::{PromotionInput, State};
 
@@ -49,7 +49,7 @@ impl Instinct {
     /// Reads an instinct from a parsed document. Bash-era files load unchanged.
     pub fn from_document(path: &Path, origin: Origin, doc: &Document) -> Result<Self, Error> {
         let map = doc.mapping().map_err(|e| Error::invalid(path, e))?;
-        let f = Fields {
+        let f = FieldReader {
             map: &map,
             doc,
             path,
@@ -143,7 +143,7 @@ pub struct Conviction {
 impl Conviction {
     pub fn from_document(path: &Path, doc: &Document) -> Result<Self, Error> {
         let map = doc.mapping().map_err(|e| Error::invalid(path, e))?;
-        let f = Fields {
+        let f = FieldReader {
             map: &map,
             doc,
             path,

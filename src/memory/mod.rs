@@ -25,7 +25,7 @@ pub use instinct::{Conviction, Instinct, Origin};
 pub use note::{Note, NoteKind};
 pub use store::{Loaded, Store};
 
-use crate::fsutil::PathError;
+use crate::fsutil::{InvalidFile, PathError};
 use crate::lock::LockError;
 
 /// The domains an instinct can belong to.
@@ -50,12 +50,8 @@ pub use crate::text::TIMESTAMP_FORMAT;
 pub enum Error {
     #[error(transparent)]
     Io(#[from] PathError),
-    #[error("{}:{line}: {reason}", path.display())]
-    Invalid {
-        path: PathBuf,
-        line: usize,
-        reason: String,
-    },
+    #[error(transparent)]
+    Invalid(#[from] InvalidFile),
     #[error(transparent)]
     Lock(#[from] LockError),
     #[error("{}: {reason}", path.display())]
@@ -64,11 +60,7 @@ pub enum Error {
 
 impl Error {
     pub fn invalid(path: &Path, err: SyntaxError) -> Self {
-        Self::Invalid {
-            path: path.to_path_buf(),
-            line: err.line,
-            reason: err.reason,
-        }
+        Self::Invalid(InvalidFile::new(path, err.line, err.reason))
     }
 }
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use super::fields::Fields;
+use super::fields::FieldReader;
 use super::{Document, Error, body, stem};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub struct Note {
 impl Note {
     pub fn from_document(path: &Path, kind: NoteKind, doc: &Document) -> Result<Self, Error> {
         let map = doc.mapping().map_err(|e| Error::invalid(path, e))?;
-        let f = Fields {
+        let f = FieldReader {
             map: &map,
             doc,
             path,

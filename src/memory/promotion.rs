@@ -146,7 +146,7 @@ pub fn render_conviction(draft: &ConvictionDraft, now: DateTime<Utc>) -> String 
 
 /// What `apply` did.
 #[derive(Debug, Default)]
-pub struct Applied {
+pub struct Promoted {
     pub promoted: Vec<Candidate>,
     pub revoked: Vec<Weakened>,
     pub errors: Vec<Error>,
@@ -154,8 +154,8 @@ pub struct Applied {
 
 /// Writes conviction files and marks their instincts; revokes what fell below 0.40.
 /// A failure on one instinct is reported and does not stop the others.
-pub fn apply(store: &Store, plan: &Plan, now: DateTime<Utc>) -> Applied {
-    let mut applied = Applied::default();
+pub fn apply(store: &Store, plan: &Plan, now: DateTime<Utc>) -> Promoted {
+    let mut applied = Promoted::default();
     for candidate in &plan.candidates {
         match promote(store, candidate, now) {
             Ok(()) => applied.promoted.push(candidate.clone()),

@@ -33,10 +33,7 @@ fn inflight_file(paths: &Paths) -> PathBuf {
 pub type Cursors = BTreeMap<String, u64>;
 
 pub fn read_cursors(paths: &Paths) -> Cursors {
-    fs::read(cursors_file(paths))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_default()
+    crate::fsutil::read_json_or_default(&cursors_file(paths))
 }
 
 fn write_json<T: Serialize>(path: &std::path::Path, value: &T) -> Result<(), PathError> {
@@ -272,10 +269,7 @@ fn transcript_cursors_file(paths: &Paths) -> PathBuf {
 
 /// How far the llm lenses have read each transcript (by path).
 pub fn read_transcript_cursors(paths: &Paths) -> BTreeMap<String, u64> {
-    fs::read(transcript_cursors_file(paths))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_default()
+    crate::fsutil::read_json_or_default(&transcript_cursors_file(paths))
 }
 
 /// Moves transcript cursors forward (never back).
@@ -301,10 +295,7 @@ pub struct RunState {
 }
 
 pub fn read_state(paths: &Paths) -> RunState {
-    fs::read(dir(paths).join("state.json"))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_default()
+    crate::fsutil::read_json_or_default(&dir(paths).join("state.json"))
 }
 
 pub fn write_state(paths: &Paths, state: &RunState) -> Result<(), PathError> {
@@ -313,10 +304,7 @@ pub fn write_state(paths: &Paths, state: &RunState) -> Result<(), PathError> {
 
 /// The co-edit and tool-choice ledger of the builtin miners.
 pub fn read_ledger(paths: &Paths) -> super::miners::Ledger {
-    fs::read(dir(paths).join("ledger.json"))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_default()
+    crate::fsutil::read_json_or_default(&dir(paths).join("ledger.json"))
 }
 
 pub fn write_ledger(paths: &Paths, ledger: &super::miners::Ledger) -> Result<(), PathError> {

@@ -6,18 +6,14 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::fsutil::{self, PathError};
+use crate::fsutil::{self, InvalidFile, PathError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error(transparent)]
     Io(#[from] PathError),
-    #[error("{path}:{line}: {reason}")]
-    Invalid {
-        path: String,
-        line: usize,
-        reason: String,
-    },
+    #[error(transparent)]
+    Invalid(#[from] InvalidFile),
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Default)]
@@ -138,11 +134,8 @@ impl Config {
     /// Reads `config.toml`; a missing file means every default.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
         match fsutil::read_text(path) {
-            Ok(text) => Self::parse(&text).map_err(|(line, reason)| ConfigError::Invalid {
-                path: path.display().to_string(),
-                line,
-                reason,
-            }),
+            Ok(text) => Self::parse(&text)
+                .map_err(|(line, reason)| InvalidFile::new(path, line, reason).into()),
             Err(e) if e.is_not_found() => Ok(Self::default()),
             Err(e) => Err(e.into()),
         }
