@@ -26,3 +26,6 @@ pub mod paths;
 pub mod recall;
 pub mod setup;
 pub mod text;
+
+#[cfg(test)]
+mod testutil;

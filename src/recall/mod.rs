@@ -320,3 +320,6 @@ fn term_freq(field: Field, value: &str) -> Box<dyn Query> {
         IndexRecordOption::WithFreqs,
     ))
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,102 @@
+//! Recall's selection over a real index: project scoping, what is never advice, and the
+//! memories tied to a file.
+
+use super::*;
+use crate::index;
+use crate::testutil::Memory;
+
+const LIMITS: StartLimits = StartLimits {
+    all_up_to: 30,
+    top: 15,
+    convictions: 10,
+};
+
+fn names(items: &[Item]) -> Vec<&str> {
+    items.iter().map(|i| i.name.as_str()).collect()
+}
+
+#[test]
+fn session_start_shows_this_project_and_global_advice_only() {
+    let m = Memory::new();
+    let (t0, t1) = ("2026-02-01T00:00:00Z", "2026-02-28T00:00:00Z");
+    m.instinct("testing-global", 0.6, t0, t1, "");
+    m.instinct("testing-ours", 0.7, t0, t1, "project: ledger\n");
+    m.instinct("testing-theirs", 0.8, t0, t1, "project: storefront\n");
+    m.instinct(
+        "testing-promoted",
+        0.8,
+        t0,
+        t1,
+        "project: ledger\npromoted: true\n",
+    );
+    m.instinct(
+        "testing-disputed",
+        0.2,
+        t0,
+        t1,
+        "project: ledger\ndisputed: true\n",
+    );
+    m.write(
+        "convictions/always-rebase.md",
+        "---\nname: always-rebase\naction: \"rebase, never merge, onto main\"\ndomain: git\n---\n",
+    );
+    let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
+    let reader = idx.reader().unwrap();
+    let start = session_start(
+        &idx,
+        &reader,
+        "ledger",
+        &[],
+        None,
+        LIMITS,
+        m.now.timestamp(),
+    )
+    .unwrap();
+    assert_eq!(names(&start.instincts), ["testing-ours", "testing-global"]);
+    assert_eq!(names(&start.convictions), ["always-rebase"]);
+    assert_eq!(start.eligible_instincts, 2);
+}
+
+#[test]
+fn path_triggers_match_globs_relative_or_absolute() {
+    let m = Memory::new();
+    let (t0, t1) = ("2026-02-01T00:00:00Z", "2026-02-28T00:00:00Z");
+    m.instinct(
+        "architecture-schema",
+        0.6,
+        t0,
+        t1,
+        "paths: [\"src/schema/**\"]\n",
+    );
+    m.instinct(
+        "architecture-migrations",
+        0.5,
+        t0,
+        t1,
+        "paths: [\"migrations/*.sql\"]\n",
+    );
+    m.instinct("testing-nothing", 0.9, t0, t1, "");
+    let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
+    let reader = idx.reader().unwrap();
+    let now = m.now.timestamp();
+    let hit = files::for_path(
+        &idx,
+        &reader,
+        "src/schema/amounts.rs",
+        "/r/src/schema/amounts.rs",
+        now,
+    )
+    .unwrap();
+    assert_eq!(names(&hit), ["architecture-schema"]);
+    let sql = files::for_path(
+        &idx,
+        &reader,
+        "migrations/001_init.sql",
+        "/r/migrations/001_init.sql",
+        now,
+    )
+    .unwrap();
+    assert_eq!(names(&sql), ["architecture-migrations"]);
+    let none = files::for_path(&idx, &reader, "README.md", "/r/README.md", now).unwrap();
+    assert!(none.is_empty());
+}
