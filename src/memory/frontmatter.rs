@@ -7,6 +7,11 @@ use std::ops::Range;
 
 use serde_yaml_ng::{Mapping, Value};
 
+pub use lines::parse_mapping;
+use lines::{Line, line_ranges, top_level_key, value_span};
+use scalar::render;
+pub use scalar::{Scalar, quote_double, render_new};
+
 /// A frontmatter problem, located by 1-based line in the file.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{line}: {reason}")]
@@ -24,38 +29,12 @@ impl SyntaxError {
     }
 }
 
-/// A value the program writes into a frontmatter key.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Scalar {
-    /// Text; written plain when safe and the old value was plain, else quoted. In a new
-    /// file, always quoted.
-    Text(String),
-    /// A word (a domain, a date, an enum value): written plain whenever that reads back
-    /// as the same string.
-    Plain(String),
-    /// A confidence and the like: always two decimals.
-    Number(f64),
-    /// A count.
-    Int(i64),
-    Bool(bool),
-    /// A list of strings, written inline as `["a", "b"]`.
-    List(Vec<String>),
-}
-
 /// A parsed markdown file: its full text and where the YAML sits in it.
 #[derive(Debug, Clone)]
 pub struct Document {
     text: String,
     yaml: Range<usize>,
     newline: &'static str,
-}
-
-/// One line of the YAML region: byte range without and with its line break.
-#[derive(Debug, Clone, Copy)]
-struct Line {
-    start: usize,
-    end: usize,
-    next: usize,
 }
 
 impl Document {
@@ -272,180 +251,8 @@ impl Document {
     }
 }
 
-fn line_ranges(text: &str, from: usize) -> impl Iterator<Item = Line> + '_ {
-    let mut pos = from;
-    std::iter::from_fn(move || {
-        if pos >= text.len() {
-            return None;
-        }
-        let start = pos;
-        let (end, next) = match text[start..].find('\n') {
-            Some(i) => {
-                let nl = start + i;
-                let end = if nl > start && text.as_bytes()[nl - 1] == b'\r' {
-                    nl - 1
-                } else {
-                    nl
-                };
-                (end, nl + 1)
-            }
-            None => (text.len(), text.len()),
-        };
-        pos = next;
-        Some(Line { start, end, next })
-    })
-}
-
-/// Parses YAML text that must be a mapping; errors carry file lines (the YAML starts on
-/// line 2 of the file).
-pub fn parse_mapping(yaml: &str) -> Result<Mapping, SyntaxError> {
-    if yaml.trim().is_empty() {
-        return Ok(Mapping::new());
-    }
-    match serde_yaml_ng::from_str::<Value>(yaml) {
-        Ok(Value::Mapping(map)) => Ok(map),
-        Ok(Value::Null) => Ok(Mapping::new()),
-        Ok(_) => Err(SyntaxError::new(2, "frontmatter is not a mapping of keys")),
-        Err(e) => {
-            let reason = e.to_string();
-            let line = duplicate_key_line(yaml, &reason)
-                .unwrap_or_else(|| e.location().map_or(2, |l| l.line() + 1));
-            // The library appends its own position; ours is in `line`.
-            let reason = reason.split(" at line ").next().unwrap_or(&reason);
-            Err(SyntaxError::new(line, format!("invalid YAML: {reason}")))
-        }
-    }
-}
-
-/// The parser places a duplicate key at the start of its mapping; point at the
-/// second occurrence instead, which is the line to fix.
-fn duplicate_key_line(yaml: &str, reason: &str) -> Option<usize> {
-    let key = reason
-        .split("duplicate entry with key \"")
-        .nth(1)?
-        .split('"')
-        .next()?;
-    yaml.lines()
-        .enumerate()
-        .filter(|(_, l)| top_level_key(l) == Some(key))
-        .nth(1)
-        .map(|(i, _)| i + 2)
-}
-
-/// The key of a top-level `key: value` line, if it is one.
-fn top_level_key(line: &str) -> Option<&str> {
-    let colon = line.find(':')?;
-    let key = &line[..colon];
-    let valid = !key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        && !key.starts_with('-');
-    let rest = &line[colon + 1..];
-    (valid && (rest.is_empty() || rest.starts_with([' ', '\t']))).then_some(key)
-}
-
-/// The byte span of the value on a `key: value` line, and whether it was quoted.
-fn value_span(line: &str, key: &str) -> (Range<usize>, bool) {
-    let after_colon = key.len() + 1;
-    let rest = &line[after_colon..];
-    let start = after_colon + (rest.len() - rest.trim_start().len());
-    let value = &line[start..];
-    let bytes = value.as_bytes();
-    let end = match bytes.first() {
-        Some(b'"') => {
-            let mut i = 1;
-            while i < bytes.len() && bytes[i] != b'"' {
-                i += if bytes[i] == b'\\' { 2 } else { 1 };
-            }
-            return (start..start + (i + 1).min(bytes.len()), true);
-        }
-        Some(b'\'') => {
-            let mut i = 1;
-            while i < bytes.len() {
-                if bytes[i] == b'\'' {
-                    if bytes.get(i + 1) == Some(&b'\'') {
-                        i += 2;
-                        continue;
-                    }
-                    break;
-                }
-                i += 1;
-            }
-            return (start..start + (i + 1).min(bytes.len()), true);
-        }
-        _ => {
-            let comment = [" #", "\t#"]
-                .iter()
-                .filter_map(|p| value.find(p))
-                .min()
-                .unwrap_or(value.len());
-            value[..comment].trim_end().len()
-        }
-    };
-    (start..start + end, false)
-}
-
-/// Renders a value, following the quoting style of the value it replaces.
-fn render(value: &Scalar, old: &str) -> String {
-    match value {
-        Scalar::Number(n) => format!("{n:.2}"),
-        Scalar::Int(i) => i.to_string(),
-        Scalar::Bool(b) => b.to_string(),
-        Scalar::List(items) => {
-            let quoted: Vec<String> = items.iter().map(|s| quote_double(s)).collect();
-            format!("[{}]", quoted.join(", "))
-        }
-        Scalar::Plain(text) if is_plain_safe(text) && !old.starts_with(['"', '\'']) => text.clone(),
-        Scalar::Text(text) | Scalar::Plain(text) => {
-            if old.starts_with('\'') {
-                format!("'{}'", text.replace('\'', "''"))
-            } else if old.starts_with('"') || !is_plain_safe(text) {
-                quote_double(text)
-            } else {
-                text.clone()
-            }
-        }
-    }
-}
-
-/// The frontmatter of a new file: `fields` in order, text quoted, words plain.
-pub fn render_new(fields: &[(&str, Scalar)]) -> String {
-    let mut out = String::from("---\n");
-    for (key, value) in fields {
-        let fresh = match value {
-            Scalar::Text(_) => render(value, "\""),
-            _ => render(value, ""),
-        };
-        out.push_str(&format!("{key}: {fresh}\n"));
-    }
-    out.push_str("---\n");
-    out
-}
-
-/// A YAML double-quoted string (JSON escaping is valid YAML).
-pub fn quote_double(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_string())
-}
-
-/// Whether `text` reads back as the same string when written without quotes.
-fn is_plain_safe(text: &str) -> bool {
-    let Some(first) = text.chars().next() else {
-        return false;
-    };
-    let lowered = text.to_ascii_lowercase();
-    let special_word = matches!(
-        lowered.as_str(),
-        "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "~"
-    );
-    (first.is_ascii_alphanumeric() || first == '/' || first == '.')
-        && !special_word
-        && text.parse::<f64>().is_err()
-        && !text.ends_with([':', ' '])
-        && !text.contains(": ")
-        && !text.contains(" #")
-        && !text.contains(['\n', '\r', '\t', '"', '\'', '{', '}', '[', ']', ',', '`'])
-}
+mod lines;
+mod scalar;
 
 #[cfg(test)]
 mod tests;

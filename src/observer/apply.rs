@@ -10,8 +10,9 @@ use super::ops::Op;
 use crate::memory::confidence::Update;
 use crate::memory::draft::{EpisodeDraft, InstinctDraft};
 use crate::memory::editor::Editor;
-use crate::memory::{Error, Instinct, Note, NoteKind, Origin, Scalar, Store, slugify};
+use crate::memory::{Error, Instinct, Origin, Scalar, Store};
 use crate::text::day;
+use episodes::{episode, promote_episode};
 
 /// What a run changed, as lines for the log and the git commit message.
 #[derive(Debug, Default)]
@@ -187,112 +188,6 @@ fn contradict(run: &Run, name: &str, evidence: &str, out: &mut Applied) -> Resul
     Ok(())
 }
 
-/// A new episode, or one more sighting of the episode with the same pattern key.
-fn episode(
-    run: &Run,
-    draft: &EpisodeDraft,
-    narrative: &str,
-    out: &mut Applied,
-) -> Result<(), Error> {
-    let mark = &run.mark;
-    match find_episode(run.store, draft.pattern) {
-        Some(path) => {
-            run.store.edit(&path, |file| {
-                if file.text().contains(mark.as_str()) {
-                    return Ok(());
-                }
-                file.set(
-                    "occurrences",
-                    &Scalar::Int(i64::from(draft.occurrences)),
-                    &["pattern"],
-                )?;
-                for line in narrative.lines() {
-                    file.append_bullet("Sightings", &format!("{line} {mark}"));
-                }
-                Ok(())
-            })?;
-            out.changes.push(format!(
-                "~ episode {} ({} sightings)",
-                crate::memory::stem(&path),
-                draft.occurrences
-            ));
-            out.files.push(path);
-        }
-        None => {
-            let path = run.store.paths().episodes().join(format!(
-                "{}-{}.md",
-                run.day,
-                slugify(draft.title, 50)
-            ));
-            if path.exists() {
-                return Ok(());
-            }
-            let sightings: String = narrative
-                .lines()
-                .map(|l| format!("- {l} {mark}\n"))
-                .collect();
-            let narrative = format!("## Sightings\n\n{sightings}");
-            let text = EpisodeDraft {
-                narrative: &narrative,
-                ..draft.clone()
-            }
-            .render();
-            run.store.create(&path, &text)?;
-            out.changes
-                .push(format!("+ episode {}", crate::memory::stem(&path)));
-            out.files.push(path);
-        }
-    }
-    out.episodes += 1;
-    Ok(())
-}
-
-#[allow(clippy::too_many_arguments)] // the fields of one operation
-fn promote_episode(
-    run: &Run,
-    episode: &str,
-    name: &str,
-    domain: &str,
-    trigger: &str,
-    action: &str,
-    evidence: &str,
-    out: &mut Applied,
-) -> Result<(), Error> {
-    let store = run.store;
-    let episode_path = store.paths().episodes().join(format!("{episode}.md"));
-    let path = instinct_path(store, name);
-    if path.exists() || !episode_path.exists() {
-        return Ok(());
-    }
-    let doc = store.read(&episode_path)?;
-    let note = Note::from_document(&episode_path, NoteKind::Episode, &doc)?;
-    let draft = InstinctDraft {
-        domain,
-        trigger,
-        action,
-        confidence: 0.5,
-        project: note.project.as_deref().filter(|p| *p != "unknown"),
-        paths: &note.files,
-        pattern: note.pattern.as_deref(),
-        source: run.source,
-        created: note.date.unwrap_or(run.now),
-        last_seen: run.now,
-        title: &title_of(action),
-        evidence: &format!(
-            "{}: promoted from episode {episode}; {evidence} {}",
-            run.day, run.mark
-        ),
-    };
-    store.create(&path, &draft.render())?;
-    store.remove(&episode_path)?;
-    out.changes
-        .push(format!("+ {name} 0.50 (from episode {episode})"));
-    out.files.push(path);
-    out.files.push(episode_path);
-    out.created += 1;
-    Ok(())
-}
-
 fn summarize(run: &Run, session: &str, summary: &str, out: &mut Applied) -> Result<(), Error> {
     let path = run.store.paths().sessions().join(format!("{session}.md"));
     if !path.exists() {
@@ -345,15 +240,6 @@ fn existing_instinct(store: &Store, name: &str) -> Result<PathBuf, Error> {
     }
 }
 
-fn find_episode(store: &Store, key: &str) -> Option<PathBuf> {
-    store
-        .notes(NoteKind::Episode)
-        .items
-        .into_iter()
-        .find(|n| n.pattern.as_deref() == Some(key))
-        .map(|n| n.path)
-}
-
 fn title_of(action: &str) -> String {
     let words: Vec<&str> = action
         .split([';', ':'])
@@ -369,15 +255,7 @@ fn title_of(action: &str) -> String {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+mod episodes;
 
-    #[test]
-    fn titles() {
-        assert_eq!(
-            title_of("run `cargo nextest run` instead; x"),
-            "Run cargo nextest run instead"
-        );
-    }
-}
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,131 @@
+//! The line-level view of a frontmatter block: where each line starts and ends, which
+//! top-level key it holds and where that key's value sits, and the YAML parse that
+//! names the line of a problem.
+
+use std::ops::Range;
+
+use serde_yaml_ng::{Mapping, Value};
+
+use super::SyntaxError;
+
+/// One line of the YAML region: byte range without and with its line break.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Line {
+    pub start: usize,
+    pub end: usize,
+    pub next: usize,
+}
+
+pub(super) fn line_ranges(text: &str, from: usize) -> impl Iterator<Item = Line> + '_ {
+    let mut pos = from;
+    std::iter::from_fn(move || {
+        if pos >= text.len() {
+            return None;
+        }
+        let start = pos;
+        let (end, next) = match text[start..].find('\n') {
+            Some(i) => {
+                let nl = start + i;
+                let end = if nl > start && text.as_bytes()[nl - 1] == b'\r' {
+                    nl - 1
+                } else {
+                    nl
+                };
+                (end, nl + 1)
+            }
+            None => (text.len(), text.len()),
+        };
+        pos = next;
+        Some(Line { start, end, next })
+    })
+}
+
+/// Parses YAML text that must be a mapping; errors carry file lines (the YAML starts on
+/// line 2 of the file).
+pub fn parse_mapping(yaml: &str) -> Result<Mapping, SyntaxError> {
+    if yaml.trim().is_empty() {
+        return Ok(Mapping::new());
+    }
+    match serde_yaml_ng::from_str::<Value>(yaml) {
+        Ok(Value::Mapping(map)) => Ok(map),
+        Ok(Value::Null) => Ok(Mapping::new()),
+        Ok(_) => Err(SyntaxError::new(2, "frontmatter is not a mapping of keys")),
+        Err(e) => {
+            let reason = e.to_string();
+            let line = duplicate_key_line(yaml, &reason)
+                .unwrap_or_else(|| e.location().map_or(2, |l| l.line() + 1));
+            // The library appends its own position; ours is in `line`.
+            let reason = reason.split(" at line ").next().unwrap_or(&reason);
+            Err(SyntaxError::new(line, format!("invalid YAML: {reason}")))
+        }
+    }
+}
+
+/// The parser places a duplicate key at the start of its mapping; point at the
+/// second occurrence instead, which is the line to fix.
+pub(super) fn duplicate_key_line(yaml: &str, reason: &str) -> Option<usize> {
+    let key = reason
+        .split("duplicate entry with key \"")
+        .nth(1)?
+        .split('"')
+        .next()?;
+    yaml.lines()
+        .enumerate()
+        .filter(|(_, l)| top_level_key(l) == Some(key))
+        .nth(1)
+        .map(|(i, _)| i + 2)
+}
+
+/// The key of a top-level `key: value` line, if it is one.
+pub(super) fn top_level_key(line: &str) -> Option<&str> {
+    let colon = line.find(':')?;
+    let key = &line[..colon];
+    let valid = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        && !key.starts_with('-');
+    let rest = &line[colon + 1..];
+    (valid && (rest.is_empty() || rest.starts_with([' ', '\t']))).then_some(key)
+}
+
+/// The byte span of the value on a `key: value` line, and whether it was quoted.
+pub(super) fn value_span(line: &str, key: &str) -> (Range<usize>, bool) {
+    let after_colon = key.len() + 1;
+    let rest = &line[after_colon..];
+    let start = after_colon + (rest.len() - rest.trim_start().len());
+    let value = &line[start..];
+    let bytes = value.as_bytes();
+    let end = match bytes.first() {
+        Some(b'"') => {
+            let mut i = 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            return (start..start + (i + 1).min(bytes.len()), true);
+        }
+        Some(b'\'') => {
+            let mut i = 1;
+            while i < bytes.len() {
+                if bytes[i] == b'\'' {
+                    if bytes.get(i + 1) == Some(&b'\'') {
+                        i += 2;
+                        continue;
+                    }
+                    break;
+                }
+                i += 1;
+            }
+            return (start..start + (i + 1).min(bytes.len()), true);
+        }
+        _ => {
+            let comment = [" #", "\t#"]
+                .iter()
+                .filter_map(|p| value.find(p))
+                .min()
+                .unwrap_or(value.len());
+            value[..comment].trim_end().len()
+        }
+    };
+    (start..start + end, false)
+}

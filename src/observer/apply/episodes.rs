@@ -1,0 +1,123 @@
+//! The observer's episodes: one file per pattern key that gains a sighting per batch,
+//! and its promotion to an instinct once seen often enough.
+
+use std::path::PathBuf;
+
+use super::{Applied, Run, instinct_path, title_of};
+use crate::memory::draft::{EpisodeDraft, InstinctDraft};
+use crate::memory::{Error, Note, NoteKind, Scalar, Store, slugify};
+
+/// A new episode, or one more sighting of the episode with the same pattern key.
+pub(super) fn episode(
+    run: &Run,
+    draft: &EpisodeDraft,
+    narrative: &str,
+    out: &mut Applied,
+) -> Result<(), Error> {
+    let mark = &run.mark;
+    match find_episode(run.store, draft.pattern) {
+        Some(path) => {
+            run.store.edit(&path, |file| {
+                if file.text().contains(mark.as_str()) {
+                    return Ok(());
+                }
+                file.set(
+                    "occurrences",
+                    &Scalar::Int(i64::from(draft.occurrences)),
+                    &["pattern"],
+                )?;
+                for line in narrative.lines() {
+                    file.append_bullet("Sightings", &format!("{line} {mark}"));
+                }
+                Ok(())
+            })?;
+            out.changes.push(format!(
+                "~ episode {} ({} sightings)",
+                crate::memory::stem(&path),
+                draft.occurrences
+            ));
+            out.files.push(path);
+        }
+        None => {
+            let path = run.store.paths().episodes().join(format!(
+                "{}-{}.md",
+                run.day,
+                slugify(draft.title, 50)
+            ));
+            if path.exists() {
+                return Ok(());
+            }
+            let sightings: String = narrative
+                .lines()
+                .map(|l| format!("- {l} {mark}\n"))
+                .collect();
+            let narrative = format!("## Sightings\n\n{sightings}");
+            let text = EpisodeDraft {
+                narrative: &narrative,
+                ..draft.clone()
+            }
+            .render();
+            run.store.create(&path, &text)?;
+            out.changes
+                .push(format!("+ episode {}", crate::memory::stem(&path)));
+            out.files.push(path);
+        }
+    }
+    out.episodes += 1;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)] // the fields of one operation
+pub(super) fn promote_episode(
+    run: &Run,
+    episode: &str,
+    name: &str,
+    domain: &str,
+    trigger: &str,
+    action: &str,
+    evidence: &str,
+    out: &mut Applied,
+) -> Result<(), Error> {
+    let store = run.store;
+    let episode_path = store.paths().episodes().join(format!("{episode}.md"));
+    let path = instinct_path(store, name);
+    if path.exists() || !episode_path.exists() {
+        return Ok(());
+    }
+    let doc = store.read(&episode_path)?;
+    let note = Note::from_document(&episode_path, NoteKind::Episode, &doc)?;
+    let draft = InstinctDraft {
+        domain,
+        trigger,
+        action,
+        confidence: 0.5,
+        project: note.project.as_deref().filter(|p| *p != "unknown"),
+        paths: &note.files,
+        pattern: note.pattern.as_deref(),
+        source: run.source,
+        created: note.date.unwrap_or(run.now),
+        last_seen: run.now,
+        title: &title_of(action),
+        evidence: &format!(
+            "{}: promoted from episode {episode}; {evidence} {}",
+            run.day, run.mark
+        ),
+    };
+    store.create(&path, &draft.render())?;
+    store.remove(&episode_path)?;
+    out.changes
+        .push(format!("+ {name} 0.50 (from episode {episode})"));
+    out.files.push(path);
+    out.files.push(episode_path);
+    out.created += 1;
+    Ok(())
+}
+
+fn find_episode(store: &Store, key: &str) -> Option<PathBuf> {
+    store
+        .notes(NoteKind::Episode)
+        .items
+        .into_iter()
+        .find(|n| n.pattern.as_deref() == Some(key))
+        .map(|n| n.path)
+}

@@ -1,0 +1,74 @@
+//! Tests of `observer::batch`.
+
+use super::*;
+use crate::testutil::Memory;
+
+fn line(n: usize) -> String {
+    format!(
+        "{{\"ts\":\"2026-03-01T12:00:0{}.000Z\",\"event\":\"prompt\",\"session_id\":\"s1\",\"cwd\":\"/p\",\"project\":\"p\",\"prompt\":\"prompt {n}\"}}\n",
+        n % 10
+    )
+}
+
+fn pending_file(m: &Memory, lines: &[String], tail: &str) {
+    let text: String = lines.concat() + tail;
+    m.write("observations/s1.jsonl", &text);
+}
+
+#[test]
+fn batches_take_complete_lines_past_the_cursor_and_archive_them_once() {
+    let m = Memory::new();
+    let lines: Vec<String> = (0..5).map(line).collect();
+    // A hook is writing a sixth line right now: it is not taken.
+    pending_file(&m, &lines, "{\"ts\":\"2026");
+    assert_eq!(pending(&m.paths), 5);
+    assert_eq!(pending_up_to(&m.paths, 3), 3);
+
+    let first = take(&m.paths, 3).unwrap();
+    assert_eq!(first.observations.len(), 3);
+    assert_eq!(first.ranges[0].start, 0);
+    let sizes = archive_sizes(&m.paths, &first);
+    archive(&m.paths, &first, &sizes).unwrap();
+    // A crash after archiving, before advancing: archiving again with the sizes
+    // recorded before the first attempt cuts back first, so nothing doubles.
+    archive(&m.paths, &first, &sizes).unwrap();
+    advance(&m.paths, &first).unwrap();
+    let archived =
+        std::fs::read_to_string(m.paths.observations_archive().join("s1.jsonl")).unwrap();
+    assert_eq!(archived, lines[..3].concat());
+    assert_eq!(pending(&m.paths), 2);
+
+    let second = take(&m.paths, 10).unwrap();
+    assert_eq!(second.observations.len(), 2);
+    assert_eq!(second.ranges[0].start, first.ranges[0].end);
+    assert_ne!(second.id, first.id, "batch ids follow the ranges");
+    assert_eq!(
+        take(&m.paths, 10).unwrap().id,
+        second.id,
+        "same ranges, same id"
+    );
+}
+
+#[test]
+fn an_inflight_batch_survives_a_restart_without_its_observations() {
+    let m = Memory::new();
+    pending_file(&m, &[line(1)], "");
+    let batch = take(&m.paths, 10).unwrap();
+    let inflight = Inflight {
+        batch: batch.clone(),
+        ops: Vec::new(),
+        engine: crate::setup::config::Engine::Builtin,
+        archived: false,
+        archive_sizes: None,
+        transcript_cursors: BTreeMap::new(),
+    };
+    write_inflight(&m.paths, &inflight).unwrap();
+    let back = read_inflight(&m.paths).unwrap();
+    assert_eq!(back.batch.ranges, batch.ranges);
+    assert!(back.batch.observations.is_empty());
+    advance(&m.paths, &batch).unwrap();
+    assert!(
+        read_inflight(&m.paths).is_none(),
+        "advancing ends the batch"
+    );
+}
