@@ -84,6 +84,8 @@ fn self_test(bin: &str) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// Runs every check in the order a user would fix them. A list of checks, long by
+/// nature; each is a few lines.
 pub fn run(ctx: &Ctx) -> Result<()> {
     let mut out = String::new();
     let mut failed = 0;

@@ -52,41 +52,12 @@ pub fn build(
         Kind::Instinct => {
             let origin = item.origin.unwrap_or(Origin::Personal);
             if let Ok(i) = Instinct::from_document(&path, origin, &parsed) {
-                doc.add_text(fields.trigger, &i.trigger);
-                doc.add_text(fields.action, &i.action);
-                doc.add_text(fields.domain, &i.domain);
-                add_opt(&mut doc, fields.project, i.project.as_deref());
-                add_scope(&mut doc, fields, i.project.as_deref());
-                add_globs(&mut doc, fields, &i.paths);
-                for (on, flag) in [(i.promoted, "promoted"), (i.disputed, "disputed")] {
-                    if on {
-                        doc.add_text(fields.flags, flag);
-                    }
-                }
-                add_censor(&mut doc, fields, i.censor.as_deref());
-                add_opt(&mut doc, fields.command, i.command.as_deref());
-                let state = i.state(DateTime::<Utc>::MIN_UTC);
-                let origin = match state.decayed_until {
-                    Some(d) if d > state.last_seen => d,
-                    _ => state.last_seen,
-                };
-                doc.add_f64(fields.confidence, i.confidence);
-                doc.add_i64(fields.decay_origin, origin.timestamp());
-                doc.add_i64(fields.last_seen, secs(i.last_seen));
-                doc.add_i64(fields.created, secs(i.created));
+                add_instinct(&mut doc, fields, &i);
             }
         }
         Kind::Conviction => {
             if let Ok(c) = Conviction::from_document(&path, &parsed) {
-                doc.add_text(fields.action, &c.action);
-                doc.add_text(fields.domain, &c.domain);
-                add_opt(&mut doc, fields.project, c.project.as_deref());
-                add_scope(&mut doc, fields, c.project.as_deref());
-                add_globs(&mut doc, fields, &c.paths);
-                add_censor(&mut doc, fields, c.censor.as_deref());
-                add_opt(&mut doc, fields.command, c.command.as_deref());
-                doc.add_f64(fields.confidence, 1.0);
-                doc.add_i64(fields.created, secs(c.promoted_at));
+                add_conviction(&mut doc, fields, &c);
             }
         }
         Kind::Episode | Kind::Session => {
@@ -96,32 +67,75 @@ pub fn build(
                 NoteKind::Episode
             };
             if let Ok(n) = Note::from_document(&path, note_kind, &parsed) {
-                add_opt(&mut doc, fields.project, n.project.as_deref());
-                add_scope(&mut doc, fields, n.project.as_deref());
-                doc.add_text(fields.tags, n.tags.join(" "));
-                let mut files = n.files.clone();
-                if let Some(range) = body::section(parsed.body(), "Files touched") {
-                    files.extend(
-                        parsed.body()[range]
-                            .lines()
-                            .filter_map(|l| l.trim().strip_prefix("- "))
-                            .map(|f| f.trim().trim_matches('`').to_string())
-                            .filter(|f| !f.is_empty() && !f.starts_with('(')),
-                    );
-                }
-                doc.add_text(fields.files, files.join(" "));
-                for key in files.iter().flat_map(|f| file_keys(f)) {
-                    doc.add_text(fields.file_keys, key);
-                }
-                if let Some(d) = n.tags.first() {
-                    doc.add_text(fields.domain, d);
-                }
-                doc.add_i64(fields.created, secs(n.date));
-                doc.add_i64(fields.last_seen, secs(n.date));
+                add_note(&mut doc, fields, &n, parsed.body());
             }
         }
     }
     doc
+}
+
+fn add_instinct(doc: &mut TantivyDocument, fields: &Fields, i: &Instinct) {
+    doc.add_text(fields.trigger, &i.trigger);
+    doc.add_text(fields.action, &i.action);
+    doc.add_text(fields.domain, &i.domain);
+    add_opt(doc, fields.project, i.project.as_deref());
+    add_scope(doc, fields, i.project.as_deref());
+    add_globs(doc, fields, &i.paths);
+    for (on, flag) in [(i.promoted, "promoted"), (i.disputed, "disputed")] {
+        if on {
+            doc.add_text(fields.flags, flag);
+        }
+    }
+    add_censor(doc, fields, i.censor.as_deref());
+    add_opt(doc, fields.command, i.command.as_deref());
+    let state = i.state(DateTime::<Utc>::MIN_UTC);
+    let origin = match state.decayed_until {
+        Some(d) if d > state.last_seen => d,
+        _ => state.last_seen,
+    };
+    doc.add_f64(fields.confidence, i.confidence);
+    doc.add_i64(fields.decay_origin, origin.timestamp());
+    doc.add_i64(fields.last_seen, secs(i.last_seen));
+    doc.add_i64(fields.created, secs(i.created));
+}
+
+fn add_conviction(doc: &mut TantivyDocument, fields: &Fields, c: &Conviction) {
+    doc.add_text(fields.action, &c.action);
+    doc.add_text(fields.domain, &c.domain);
+    add_opt(doc, fields.project, c.project.as_deref());
+    add_scope(doc, fields, c.project.as_deref());
+    add_globs(doc, fields, &c.paths);
+    add_censor(doc, fields, c.censor.as_deref());
+    add_opt(doc, fields.command, c.command.as_deref());
+    doc.add_f64(fields.confidence, 1.0);
+    doc.add_i64(fields.created, secs(c.promoted_at));
+}
+
+/// Episodes and sessions: their files (frontmatter and `## Files touched`) become
+/// file keys, so editing a file recalls the notes that touched it.
+fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &str) {
+    add_opt(doc, fields.project, n.project.as_deref());
+    add_scope(doc, fields, n.project.as_deref());
+    doc.add_text(fields.tags, n.tags.join(" "));
+    let mut files = n.files.clone();
+    if let Some(range) = body::section(body_text, "Files touched") {
+        files.extend(
+            body_text[range]
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix("- "))
+                .map(|f| f.trim().trim_matches('`').to_string())
+                .filter(|f| !f.is_empty() && !f.starts_with('(')),
+        );
+    }
+    doc.add_text(fields.files, files.join(" "));
+    for key in files.iter().flat_map(|f| file_keys(f)) {
+        doc.add_text(fields.file_keys, key);
+    }
+    if let Some(d) = n.tags.first() {
+        doc.add_text(fields.domain, d);
+    }
+    doc.add_i64(fields.created, secs(n.date));
+    doc.add_i64(fields.last_seen, secs(n.date));
 }
 
 fn add_scope(doc: &mut TantivyDocument, fields: &Fields, project: Option<&str>) {

@@ -95,6 +95,8 @@ pub fn watch_running(paths: &Paths) -> bool {
 }
 
 /// Brings the index up to date. Quick mode does almost nothing when nothing changed.
+/// One function on purpose: the order of its steps (decide, lock, take the journal,
+/// rescan, commit, record the state, finish the journal) is what keeps it crash-safe.
 pub fn sync(
     index: &Index,
     paths: &Paths,

@@ -44,7 +44,8 @@ pub struct WatchRound {
 }
 
 /// Watches until `stop` is set. `clock` gives the current unix time; `on_batch` is told
-/// about every applied batch.
+/// about every applied batch. One loop on purpose: debounce, lost-event recovery and
+/// the idle sweep share its state.
 pub fn run(
     paths: &Paths,
     stop: &AtomicBool,
