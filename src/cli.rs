@@ -106,6 +106,9 @@ pub struct ReplayArgs {
     /// Transcript files (*.jsonl) or folders holding them (e.g. ~/.claude/projects)
     #[arg(required = true, num_args = 1..)]
     pub sources: Vec<std::path::PathBuf>,
+    /// Which engine learns (default: observer.engine from config.toml)
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineArg>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -31,6 +31,12 @@ pub struct Memo {
     pub clear_advised: bool,
     /// Claude Code's transcript of the session (for the llm engine's lenses).
     pub transcript_path: Option<String>,
+    /// Claude Code's own title for the session, when known (replay reads it).
+    #[serde(default)]
+    pub title: Option<String>,
+    /// The first sentence of the agent's last answer.
+    #[serde(default)]
+    pub last_answer: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]

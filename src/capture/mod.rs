@@ -8,4 +8,5 @@ pub mod observation;
 pub mod payload;
 pub mod project;
 pub mod redact;
+pub mod shell;
 pub mod transcript;

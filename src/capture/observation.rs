@@ -28,12 +28,117 @@ pub enum Event {
     Prompt,
 }
 
+/// How a tool call ended. Only `Error` is a real failure that a later command can
+/// recover from; the others say who stopped the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Outcome {
     Success,
+    /// The tool ran and failed.
     Error,
+    /// The user interrupted the call.
     Blocked,
+    /// Claude Code's permissions did not allow it ("requires approval").
+    Denied,
+    /// The user rejected the call; their feedback, if any, is in `prompt`.
+    Rejected,
+    /// The tool refused its input: an Edit of a file not yet read, a string to replace
+    /// that is not there or not unique. The agent's slip, not the project's.
+    ToolError,
+}
+
+/// Classifies a failed call from Claude Code's error text. Returns the outcome and,
+/// for a rejection, the user's words.
+pub fn classify_failure(tool: &str, text: &str) -> (Outcome, Option<String>) {
+    let t = text.trim();
+    let t = t.strip_prefix("Error: ").unwrap_or(t);
+    const REJECTED: &str = "The user doesn't want to proceed with this tool use.";
+    const REJECTED_NOW: &str = "The user doesn't want to take this action right now.";
+    if t.starts_with(REJECTED) || t.starts_with(REJECTED_NOW) {
+        // The user's words follow one of these, depending on Claude Code's version.
+        let said = [
+            "the user said:",
+            "reason for the rejection:",
+            "the user provided:",
+        ]
+        .iter()
+        .find_map(|marker| t.split_once(marker))
+        .map(|(_, words)| words.trim().to_string())
+        .filter(|w| !w.is_empty());
+        return (Outcome::Rejected, said);
+    }
+    if t.starts_with("[Request interrupted by user") {
+        return (Outcome::Blocked, None);
+    }
+    let lower = t.to_ascii_lowercase();
+    if lower.contains("requires approval")
+        || lower.contains("haven't granted it yet")
+        || lower.contains("permission to use")
+        || lower.contains("was blocked. for security")
+        || lower.starts_with("claude requested permissions")
+        || lower.contains("permission denied by")
+    {
+        return (Outcome::Denied, None);
+    }
+    if t.starts_with("<tool_use_error>")
+        || lower.starts_with("file has not been read yet")
+        || lower.starts_with("string to replace not found")
+        || lower.starts_with("found ") && lower.contains("matches of the string to replace")
+        || lower.starts_with("file has been modified since read")
+        || lower.starts_with("no such tool available")
+        || lower.starts_with("file does not exist")
+        || lower.starts_with("old_string and new_string are exactly the same")
+    {
+        return (Outcome::ToolError, None);
+    }
+    if is_users_words(tool, t) {
+        return (Outcome::Rejected, Some(t.to_string()));
+    }
+    (Outcome::Error, None)
+}
+
+/// Newer Claude Code versions put a rejected call's feedback alone in the error: a short
+/// sentence of a person, not the output of a tool.
+fn is_users_words(tool: &str, text: &str) -> bool {
+    const TOOL_WORDS: &[&str] = &[
+        "error",
+        "exception",
+        "traceback",
+        "failed",
+        "failure",
+        "not found",
+        "no such",
+        "denied",
+        "cannot",
+        "can't",
+        "could not",
+        "unable",
+        "exit code",
+        "exit status",
+        "fatal",
+        "warning",
+        "panic",
+        "invalid",
+        "refused",
+        "timed out",
+        "usage:",
+        "errno",
+        "undefined",
+        "unknown",
+        "missing",
+        "expected",
+        "syntax",
+    ];
+    let lower = text.to_ascii_lowercase();
+    let words = text.split_whitespace().count();
+    matches!(
+        tool,
+        "Bash" | "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "WebFetch" | "Task"
+    ) && !text.contains('\n')
+        && (3..=80).contains(&words)
+        && text.starts_with(|c: char| c.is_alphabetic())
+        && !TOOL_WORDS.iter().any(|w| lower.contains(w))
+        && !text.contains(['{', '}', '=', '$', '<', '>', '|', '\t'])
 }
 
 /// The tool-specific part of an observation.
@@ -105,6 +210,14 @@ pub fn is_noisy_command(command: &str) -> bool {
 /// start, so the first characters are not enough.
 pub fn error_excerpt(text: &str, max: usize) -> String {
     const SIGNALS: &[&str] = &[
+        // Advice the tool itself gives: often the whole lesson.
+        "use \"",
+        "use `",
+        "please run",
+        "run \"",
+        "run `",
+        "only-allow",
+        "externally-managed",
         "exit code",
         "exit status",
         "error:",
@@ -183,15 +296,20 @@ pub fn from_tool_event(payload: &Payload, event: Event, now: DateTime<Utc>) -> O
             .as_deref()
             .map(|p| bounded(p, FIELD_CHARS)),
     };
+    let mut feedback = None;
     let (outcome, error) = match event {
         Event::Failure if payload.is_interrupt => (Outcome::Blocked, None),
-        Event::Failure => (
-            Outcome::Error,
-            Some(error_excerpt(
-                payload.error.as_deref().unwrap_or(""),
-                ERROR_CHARS,
-            )),
-        ),
+        Event::Failure => {
+            let text = payload.error.as_deref().unwrap_or("");
+            match classify_failure(&tool, text) {
+                (Outcome::Error, _) => (Outcome::Error, Some(error_excerpt(text, ERROR_CHARS))),
+                (Outcome::Rejected, said) => {
+                    feedback = said.map(|s| bounded(&s, PROMPT_CHARS));
+                    (Outcome::Rejected, None)
+                }
+                (outcome, _) => (outcome, Some(error_excerpt(text, ERROR_CHARS))),
+            }
+        }
         _ if payload.tool_response.interrupted => (Outcome::Blocked, None),
         _ => (Outcome::Success, None),
     };
@@ -200,6 +318,7 @@ pub fn from_tool_event(payload: &Payload, event: Event, now: DateTime<Utc>) -> O
     obs.input = input;
     obs.outcome = Some(outcome);
     obs.error = error;
+    obs.prompt = feedback;
     Some(obs)
 }
 

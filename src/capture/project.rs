@@ -11,8 +11,15 @@ pub struct Project {
     pub root: PathBuf,
 }
 
-/// Resolves the project of `cwd`; `None` for an empty or relative path.
+/// Resolves the project of `cwd`; `None` for an empty or relative path. A Windows path
+/// (`C:\\Users\\me\\src\\app`, recorded on another machine) names its last folder.
 pub fn of(cwd: &str) -> Option<Project> {
+    if let Some(name) = windows_folder(cwd) {
+        return Some(Project {
+            name: name.to_string(),
+            root: PathBuf::from(cwd),
+        });
+    }
     let cwd = Path::new(cwd);
     if !cwd.is_absolute() {
         return None;
@@ -30,6 +37,19 @@ pub fn of(cwd: &str) -> Option<Project> {
         name,
         root: root.to_path_buf(),
     })
+}
+
+fn windows_folder(cwd: &str) -> Option<&str> {
+    let bytes = cwd.as_bytes();
+    let drive = bytes.len() > 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
+    let unc = cwd.starts_with("\\\\");
+    if !(drive || unc) || !cwd.contains('\\') {
+        return None;
+    }
+    cwd.trim_end_matches('\\')
+        .rsplit('\\')
+        .next()
+        .filter(|n| !n.is_empty() && !n.ends_with(':'))
 }
 
 /// Words a project's marker files suggest (`Cargo.toml` → rust cargo).
@@ -86,5 +106,8 @@ mod tests {
         std::fs::create_dir_all(&loose).unwrap();
         assert_eq!(of(loose.to_str().unwrap()).unwrap().name, "scratch");
         assert_eq!(of("relative/path"), None);
+        assert_eq!(of(r"C:\Users\me\src\app").unwrap().name, "app");
+        assert_eq!(of(r"D:\work\api\").unwrap().name, "api");
+        assert_eq!(of(r"C:\"), None);
     }
 }

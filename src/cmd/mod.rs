@@ -25,6 +25,7 @@ use crate::cli::{Cli, Command};
 use crate::env::Env;
 use crate::memory::Error as MemoryError;
 use crate::paths::Paths;
+use crate::setup::config::Engine;
 
 /// What every command needs: where things are and what time it is.
 pub struct Ctx {
@@ -91,6 +92,15 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
         e.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+/// The engine a command asked for, else the configured one.
+fn engine(arg: Option<crate::cli::EngineArg>, config: &crate::setup::config::Config) -> Engine {
+    match arg {
+        Some(crate::cli::EngineArg::Llm) => Engine::Llm,
+        Some(crate::cli::EngineArg::Builtin) => Engine::Builtin,
+        None => config.observer.engine,
+    }
 }
 
 /// Reports files that could not be read, one `warning: path:line: reason` line each.

@@ -5,8 +5,8 @@ use std::fmt::Write;
 use anyhow::Result;
 
 use super::{Ctx, print};
-use crate::cli::{EngineArg, ObserveArgs};
-use crate::observer::{self, Engine, Options};
+use crate::cli::ObserveArgs;
+use crate::observer::{self, Options};
 use crate::setup::config::Config;
 
 /// What a run learned, one change a line, for `observe` and `replay`.
@@ -28,15 +28,12 @@ pub fn learned(report: &observer::Report) -> String {
 pub fn run(ctx: &Ctx, args: &ObserveArgs) -> Result<()> {
     ctx.require_memory()?;
     let config = Config::load(&ctx.paths.config())?;
-    let engine = match args.engine {
-        Some(EngineArg::Llm) => Engine::Llm,
-        Some(EngineArg::Builtin) => Engine::Builtin,
-        None => config.observer.engine,
-    };
+    let engine = super::engine(args.engine, &config);
     let opts = Options {
         engine,
         dry_run: args.dry_run,
         force: args.force,
+        drain: false,
     };
     let report = observer::run(&ctx.paths, &config, opts, ctx.now)?;
     let mut out = String::new();

@@ -1,26 +1,30 @@
 //! `homunculus replay <transcript.jsonl|dir>...`: feed recorded Claude Code sessions
-//! through the same hook handlers (recording only), then run the observer once. `replay
-//! ~/.claude/projects` learns from a user's whole history.
+//! through the same hook handlers (recording only), oldest session first, then learn
+//! from everything that was read. `replay ~/.claude/projects` learns from a user's whole
+//! history; replaying the same files again reads nothing new and changes no file.
 
+use std::collections::HashSet;
 use std::fmt::Write;
-use std::io::IsTerminal;
+use std::io::{BufRead, IsTerminal};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use chrono::{DateTime, Utc};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::hook;
-use super::{Ctx, print};
-use crate::capture::transcript;
+use super::{Ctx, engine, print};
+use crate::capture::{hook_state, transcript};
 use crate::cli::ReplayArgs;
 use crate::log;
 use crate::observer::{self, Options};
 use crate::setup::config::Config;
 use crate::setup::layout;
 
-/// Transcripts larger than this are skipped (and said so).
-const MAX_TRANSCRIPT: u64 = 256 * 1024 * 1024;
+/// Transcripts larger than this are skipped (and counted): a session this size is
+/// mostly pasted data, and reading it would cost more memory than a replay should.
+const MAX_TRANSCRIPT: u64 = 64 * 1024 * 1024;
 
 fn transcripts(sources: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -46,7 +50,32 @@ fn transcripts(sources: &[PathBuf]) -> Vec<PathBuf> {
         }
     }
     out.sort();
+    out.dedup();
     out
+}
+
+/// The first timestamp of a transcript (read from its first lines only), for ordering.
+fn first_timestamp(path: &Path) -> Option<DateTime<Utc>> {
+    let file = std::fs::File::open(path).ok()?;
+    std::io::BufReader::new(file)
+        .split(b'\n')
+        .take(200)
+        .map_while(Result::ok)
+        .find_map(|line| {
+            let v: serde_json::Value = serde_json::from_slice(&line).ok()?;
+            let t = v.get("timestamp")?.as_str()?;
+            DateTime::parse_from_rfc3339(t).ok().map(|t| t.to_utc())
+        })
+}
+
+/// What the replay read, for the closing line.
+#[derive(Default)]
+struct Tally {
+    sessions: usize,
+    events: usize,
+    skipped: usize,
+    unreadable_lines: usize,
+    copied: usize,
 }
 
 pub fn run(ctx: &Ctx, args: &ReplayArgs) -> Result<()> {
@@ -55,69 +84,111 @@ pub fn run(ctx: &Ctx, args: &ReplayArgs) -> Result<()> {
     if files.is_empty() {
         anyhow::bail!("no transcript files (*.jsonl) found in the given paths");
     }
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(files.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} sessions {elapsed}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    let (mut sessions, mut events, mut skipped) = (0, 0, 0);
-    for file in &files {
+    let config = Config::load(&ctx.paths.config())?;
+    let mut dated: Vec<(Option<DateTime<Utc>>, PathBuf)> = files
+        .iter()
+        .map(|f| (first_timestamp(f), f.clone()))
+        .collect();
+    // Oldest first: a resumed session's parent is read before it, and memories carry
+    // their dates in the order they were made.
+    dated.sort();
+    let bar = progress(files.len());
+    let mut seen = crate::observer::replayed::load(&ctx.paths);
+    let before = seen.len();
+    let mut tally = Tally::default();
+    for (_, file) in &dated {
         bar.inc(1);
-        if std::fs::metadata(file).is_ok_and(|m| m.len() > MAX_TRANSCRIPT) {
-            skipped += 1;
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(file) else {
-            skipped += 1;
-            continue;
-        };
-        let list = transcript::events(&text, &file.display().to_string(), ctx.now);
-        if list.is_empty() {
-            continue;
-        }
-        sessions += 1;
-        for event in list {
-            events += 1;
-            let bytes = serde_json::to_vec(&event.payload)?;
-            let result = catch_unwind(AssertUnwindSafe(|| {
-                hook::handle(&ctx.paths, event.at, event.hook, Some(bytes), true)
-            }));
-            if let Ok(Err(e)) = result {
-                log::hook_error(
-                    &ctx.paths,
-                    event.at,
-                    event.hook.cli_name(),
-                    &format!("replay of {}: {e:#}", file.display()),
-                );
-            }
-        }
+        replay_file(ctx, file, &mut seen, &mut tally);
     }
     bar.finish_and_clear();
-    let config = Config::load(&ctx.paths.config())?;
-    let engine = config.observer.engine;
+    if seen.len() != before {
+        crate::observer::replayed::save(&ctx.paths, &seen)?;
+    }
     let report = observer::run(
         &ctx.paths,
         &config,
         Options {
-            engine,
+            engine: engine(args.engine, &config),
             dry_run: false,
             force: true,
+            drain: true,
         },
         ctx.now,
     )?;
     let mut out = format!(
-        "Replayed {sessions} session(s), {events} events, from {} file(s)",
+        "Replayed {} session(s), {} events, from {} file(s)",
+        tally.sessions,
+        tally.events,
         files.len()
     );
-    if skipped > 0 {
-        let _ = write!(out, " ({skipped} unreadable or too large, skipped)");
+    if tally.skipped > 0 {
+        let _ = write!(out, "; {} unreadable or too large, skipped", tally.skipped);
+    }
+    if tally.unreadable_lines > 0 {
+        let _ = write!(out, "; {} lines not understood", tally.unreadable_lines);
+    }
+    if tally.copied > 0 {
+        let _ = write!(out, "; {} lines already replayed", tally.copied);
     }
     out.push_str(".\n");
     out.push_str(&super::observe::learned(&report));
     print(&out)
+}
+
+fn progress(len: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} sessions {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+fn replay_file(ctx: &Ctx, file: &Path, seen: &mut HashSet<u64>, tally: &mut Tally) {
+    let size = std::fs::metadata(file).map_or(u64::MAX, |m| m.len());
+    let Some(bytes) = (size <= MAX_TRANSCRIPT)
+        .then(|| std::fs::read(file).ok())
+        .flatten()
+    else {
+        tally.skipped += 1;
+        return;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let path = file.display().to_string();
+    let t = transcript::read(&text, &stem, &path, seen, ctx.now);
+    tally.unreadable_lines += t.unreadable;
+    tally.copied += t.copied;
+    if t.events.is_empty() {
+        return;
+    }
+    tally.sessions += 1;
+    // Claude Code's own title names the session's summary.
+    if let Some(title) = &t.title {
+        let sid = crate::capture::payload::safe_session_id(&t.session_id);
+        let _ = hook_state::update(&ctx.paths, &sid, |m| m.title = Some(title.clone()));
+    }
+    for event in &t.events {
+        tally.events += 1;
+        let Ok(bytes) = serde_json::to_vec(&event.payload) else {
+            continue;
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            hook::handle(&ctx.paths, event.at, event.hook, Some(bytes), true)
+        }));
+        if let Ok(Err(e)) = result {
+            log::hook_error(
+                &ctx.paths,
+                event.at,
+                event.hook.cli_name(),
+                &format!("replay of {}: {e:#}", file.display()),
+            );
+        }
+    }
 }

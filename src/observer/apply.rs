@@ -64,6 +64,13 @@ struct Run<'a> {
     now: DateTime<Utc>,
 }
 
+impl Run<'_> {
+    /// The date of evidence: when it was seen, never later than now.
+    fn when(&self, seen: Option<DateTime<Utc>>) -> DateTime<Utc> {
+        seen.map_or(self.now, |t| t.min(self.now))
+    }
+}
+
 fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
     match op {
         Op::Create {
@@ -76,7 +83,10 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
             paths,
             evidence,
             pattern,
+            first_seen,
+            last_seen,
         } => {
+            let last = run.when(*last_seen);
             let draft = InstinctDraft {
                 domain,
                 trigger,
@@ -86,14 +96,18 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
                 paths,
                 pattern: pattern.as_deref(),
                 source: run.source,
-                created: run.now,
-                last_seen: run.now,
+                created: run.when(*first_seen).min(last),
+                last_seen: last,
                 title: &title_of(action),
-                evidence: &format!("{}: {evidence} {}", run.day, run.mark),
+                evidence: &format!("{}: {evidence} {}", day(last), run.mark),
             };
             create(run, name, &draft, out)
         }
-        Op::Reinforce { name, evidence } => reinforce(run, name, evidence, out),
+        Op::Reinforce {
+            name,
+            evidence,
+            last_seen,
+        } => reinforce(run, name, evidence, run.when(*last_seen), out),
         Op::Contradict { name, evidence } => contradict(run, name, evidence, out),
         Op::Episode {
             key,
@@ -103,9 +117,11 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
             tags,
             files,
             occurrences,
+            seen,
         } => {
+            let day = day(run.when(*seen));
             let draft = EpisodeDraft {
-                day: &run.day,
+                day: &day,
                 project: project.as_deref().unwrap_or("unknown"),
                 tags,
                 pattern: key,
@@ -123,7 +139,13 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
             trigger,
             action,
             evidence,
-        } => promote_episode(run, episode, name, domain, trigger, action, evidence, out),
+            last_seen,
+        } => {
+            let seen = run.when(*last_seen);
+            promote_episode(
+                run, episode, name, domain, trigger, action, evidence, seen, out,
+            )
+        }
         Op::SummarizeSession { session, summary } => summarize(run, session, summary, out),
     }
 }
@@ -141,16 +163,28 @@ fn create(run: &Run, name: &str, draft: &InstinctDraft, out: &mut Applied) -> Re
     Ok(())
 }
 
-fn reinforce(run: &Run, name: &str, evidence: &str, out: &mut Applied) -> Result<(), Error> {
+/// One more sighting at `seen` (a replayed lesson keeps its own date; an older
+/// sighting never moves `last_seen` back).
+fn reinforce(
+    run: &Run,
+    name: &str,
+    evidence: &str,
+    seen: DateTime<Utc>,
+    out: &mut Applied,
+) -> Result<(), Error> {
     let now = run.now;
     let changed = edit_instinct(run, name, out, |file, instinct| {
         let state = instinct.state(now);
+        let at = seen.max(state.last_seen).min(now);
         let update = Update {
             decayed_until: None,
-            ..state.reinforce(now)
+            ..state.reinforce(at)
         };
         file.set_state(instinct.last_seen, &update)?;
-        file.append_bullet("Evidence", &format!("{}: {evidence} {}", run.day, run.mark));
+        file.append_bullet(
+            "Evidence",
+            &format!("{}: {evidence} {}", day(seen), run.mark),
+        );
         Ok(format!(
             "~ {name} {:.2}→{:.2}",
             state.effective(now),

@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use chrono::{DateTime, Utc};
 use similar::TextDiff;
 
 use super::miners::{self, Finding, Ledger};
@@ -19,6 +20,8 @@ pub const THRESHOLD: u32 = 3;
 pub const SAME_TEXT: f32 = 0.8;
 /// The confidence a new instinct starts with (confirmed across three sightings).
 pub const START_CONFIDENCE: f64 = 0.5;
+/// A rule the user stated outright starts higher, at its first sighting.
+pub const STATED_CONFIDENCE: f64 = 0.6;
 
 /// What the engine knows of the memory.
 pub struct Existing<'a> {
@@ -38,11 +41,37 @@ pub fn run(
         .iter()
         .flat_map(|s| miners::recoveries(s))
         .collect();
-    findings.extend(miners::corrections(&batch));
+    findings.extend(sessions.iter().flat_map(|s| miners::corrections(s)));
     findings.extend(miners::coedits(sessions, roots, ledger));
-    findings.extend(miners::choices(&batch, ledger));
+    let choices: Vec<Finding> = miners::choices(sessions, ledger)
+        .into_iter()
+        .filter(|c| !said_by_a_recovery(c, &findings, existing))
+        .collect();
+    findings.extend(choices);
     findings.extend(failing_again(&batch, existing));
     decide(findings, existing)
+}
+
+/// A tool choice that a recovery already teaches ("use pnpm instead of npm") is the
+/// same lesson twice.
+fn said_by_a_recovery(choice: &Finding, findings: &[Finding], existing: &Existing) -> bool {
+    let Some(alt) = choice.key.rsplit(':').next() else {
+        return false;
+    };
+    // `choice:p:uv run pytest` is taught by `…=>use:uv run` too.
+    let teaches = |key: &str| {
+        key.starts_with("recover:")
+            && key
+                .rsplit_once("=>use:")
+                .is_some_and(|(_, used)| alt == used || alt.starts_with(&format!("{used} ")))
+    };
+    findings
+        .iter()
+        .any(|f| f.project == choice.project && teaches(&f.key))
+        || existing
+            .instincts
+            .iter()
+            .any(|i| i.project == choice.project && i.pattern.as_deref().is_some_and(teaches))
 }
 
 /// Evidence against recovery instincts: their failing command now succeeds.
@@ -67,6 +96,7 @@ fn failing_again(batch: &[Observation], existing: &Existing) -> Vec<Finding> {
             .get(&(project.to_string(), fail.to_string()))
             .copied()
             .unwrap_or(0);
+        let last = batch.last();
         for _ in 0..n {
             out.push(Finding {
                 key: format!("recover:{key}"),
@@ -79,6 +109,9 @@ fn failing_again(batch: &[Observation], existing: &Existing) -> Vec<Finding> {
                 evidence: format!("`{fail}` succeeded {n} times in one batch"),
                 known: 1,
                 opposite: true,
+                at: last.map(|o| o.ts.clone()).unwrap_or_default(),
+                session: String::new(),
+                explicit: false,
             });
         }
     }
@@ -87,6 +120,21 @@ fn failing_again(batch: &[Observation], existing: &Existing) -> Vec<Finding> {
 
 fn similar_enough(a: &str, b: &str) -> bool {
     TextDiff::from_chars(a, b).ratio() >= SAME_TEXT
+}
+
+fn at(f: &Finding) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(&f.at).ok().map(|t| t.to_utc())
+}
+
+/// The project a pattern belongs to: the one it was seen in, or none (global) when a
+/// recovery was seen in several projects (a missing git identity is everyone's).
+fn scope(key: &str, support: &[&Finding]) -> Option<String> {
+    let projects: BTreeSet<&Option<String>> = support.iter().map(|f| &f.project).collect();
+    match projects.len() {
+        1 => support[0].project.clone(),
+        _ if key.starts_with("recover:") => None,
+        _ => support[0].project.clone(),
+    }
 }
 
 fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
@@ -109,6 +157,11 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
             .or(against.first())
             .copied()
             .expect("groups are never empty");
+        if super::safety::refuse(&first.trigger, &first.action).is_some() {
+            continue;
+        }
+        let first_seen = support.iter().filter_map(|f| at(f)).min();
+        let last_seen = support.iter().filter_map(|f| at(f)).max();
         let text = format!("{} {}", first.trigger, first.action);
         let standing = existing
             .instincts
@@ -130,6 +183,7 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
                 ops.push(Op::Reinforce {
                     name: instinct.name.clone(),
                     evidence: summarise_evidence(&support),
+                    last_seen,
                 });
             }
             continue;
@@ -141,9 +195,12 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
             .episodes
             .iter()
             .find(|e| e.pattern.as_deref() == Some(key.as_str()));
-        let seen = support.len() as u32 + episode.map_or(0, |e| e.occurrences);
+        let sessions: BTreeSet<&str> = support.iter().map(|f| f.session.as_str()).collect();
+        let seen = sessions.len() as u32 + episode.map_or(0, |e| e.occurrences);
         let total = seen.max(support.iter().map(|f| f.known).max().unwrap_or(0));
-        if total >= THRESHOLD {
+        let explicit = support.iter().any(|f| f.explicit);
+        let project = scope(&key, &support);
+        if total >= THRESHOLD || explicit {
             let name = unique_name(&first.domain, &first.title, &mut taken);
             ops.push(match episode {
                 Some(e) => Op::PromoteEpisode {
@@ -153,17 +210,24 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
                     trigger: first.trigger.clone(),
                     action: first.action.clone(),
                     evidence: summarise_evidence(&support),
+                    last_seen,
                 },
                 None => Op::Create {
                     name,
                     domain: first.domain.clone(),
                     trigger: first.trigger.clone(),
                     action: first.action.clone(),
-                    confidence: START_CONFIDENCE,
-                    project: first.project.clone(),
+                    confidence: if explicit {
+                        STATED_CONFIDENCE
+                    } else {
+                        START_CONFIDENCE
+                    },
+                    project,
                     paths: first.paths.clone(),
                     evidence: summarise_evidence(&support),
                     pattern: Some(key.clone()),
+                    first_seen,
+                    last_seen,
                 },
             });
         } else {
@@ -175,10 +239,11 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
                     .map(|f| f.evidence.as_str())
                     .collect::<Vec<_>>()
                     .join("\n"),
-                project: first.project.clone(),
+                project,
                 tags: vec![first.domain.clone()],
                 files: first.paths.clone(),
                 occurrences: total,
+                seen: first_seen,
             });
         }
     }

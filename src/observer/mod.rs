@@ -10,6 +10,9 @@ pub mod builtin;
 pub mod llm;
 pub mod miners;
 pub mod ops;
+pub mod replayed;
+pub mod safety;
+mod summary;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -17,12 +20,12 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::capture::observation::{Event, Observation};
-use crate::capture::{hook_state, project};
+use crate::capture::observation::Observation;
+use crate::capture::project;
 use crate::fsutil::PathError;
 use crate::lock::{FileLock, LockError, LockName};
 use crate::log;
-use crate::memory::{NoteKind, Store, stem};
+use crate::memory::{NoteKind, Store};
 use crate::memory::{identity, promotion};
 use crate::paths::Paths;
 use crate::setup::config::{Config, parse_duration};
@@ -51,6 +54,8 @@ pub struct Options {
     pub dry_run: bool,
     /// Run even when not due.
     pub force: bool,
+    /// Learn from every pending observation, batch after batch (replay), not one batch.
+    pub drain: bool,
 }
 
 /// What a run did (or, when `skipped`, why it did nothing).
@@ -111,53 +116,75 @@ pub fn run(
         ));
         return Ok(report);
     }
-    let taken = batch::take(paths, config.observer.max_observations)?;
-    report.observations = taken.observations.len();
-    if !taken.ranges.is_empty() {
-        let sessions = by_session(&taken.observations);
-        let instincts = store.instincts().items;
-        let episodes = store.notes(NoteKind::Episode).items;
-        let existing = builtin::Existing {
-            instincts: &instincts,
-            episodes: &episodes,
-        };
-        let mut ledger = batch::read_ledger(paths);
-        let mut transcript_cursors = BTreeMap::new();
-        let engine = opts.engine;
-        let mut ops = match engine {
-            Engine::Builtin => {
-                let roots =
-                    |o: &Observation| project::of(&o.cwd).map(|p| p.root.display().to_string());
-                builtin::run(&sessions, &roots, &mut ledger, &existing)
-            }
-            Engine::Llm => {
-                let answer = llm::run(paths, config, &taken.observations, &existing, now)?;
-                report.refused = answer.refused;
-                transcript_cursors = answer.transcript_cursors;
-                answer.ops
-            }
-        };
-        ops.extend(summaries(paths, &sessions));
-        report.ops = ops.clone();
-        if opts.dry_run {
-            return Ok(report);
+    loop {
+        let taken = batch::take(paths, config.observer.max_observations)?;
+        if taken.ranges.is_empty() {
+            break;
         }
-        batch::write_ledger(paths, &ledger)?;
-        let inflight = batch::Inflight {
-            batch: taken,
-            ops,
-            engine,
-            archived: false,
-            archive_sizes: None,
-            transcript_cursors,
-        };
-        batch::write_inflight(paths, &inflight)?;
-        finish(paths, &store, &inflight, now, &mut report)?;
-    } else if opts.dry_run {
+        let read = taken.observations.len();
+        report.observations += read;
+        learn(paths, config, &store, opts, taken, now, &mut report)?;
+        // A dry run only shows one batch; a drain (replay) learns from everything.
+        if opts.dry_run || !opts.drain || read == 0 {
+            break;
+        }
+    }
+    if opts.dry_run {
         return Ok(report);
     }
     after_run(paths, config, &store, now, &mut report)?;
     Ok(report)
+}
+
+/// Mines one batch and applies what it found (through an in-flight record, so a crash
+/// midway is finished by the next run).
+fn learn(
+    paths: &Paths,
+    config: &Config,
+    store: &Store,
+    opts: Options,
+    taken: batch::Batch,
+    now: DateTime<Utc>,
+    report: &mut Report,
+) -> Result<(), ObserverError> {
+    let sessions = by_session(&taken.observations);
+    let instincts = store.instincts().items;
+    let episodes = store.notes(NoteKind::Episode).items;
+    let existing = builtin::Existing {
+        instincts: &instincts,
+        episodes: &episodes,
+    };
+    let mut ledger = batch::read_ledger(paths);
+    let mut transcript_cursors = BTreeMap::new();
+    let engine = opts.engine;
+    let mut ops = match engine {
+        Engine::Builtin => {
+            let roots = |o: &Observation| project::of(&o.cwd).map(|p| p.root.display().to_string());
+            builtin::run(&sessions, &roots, &mut ledger, &existing)
+        }
+        Engine::Llm => {
+            let answer = llm::run(paths, config, &taken.observations, &existing, now)?;
+            report.refused.extend(answer.refused);
+            transcript_cursors = answer.transcript_cursors;
+            answer.ops
+        }
+    };
+    ops.extend(summary::ops(paths, &sessions));
+    report.ops.extend(ops.iter().cloned());
+    if opts.dry_run {
+        return Ok(());
+    }
+    batch::write_ledger(paths, &ledger)?;
+    let inflight = batch::Inflight {
+        batch: taken,
+        ops,
+        engine,
+        archived: false,
+        archive_sizes: None,
+        transcript_cursors,
+    };
+    batch::write_inflight(paths, &inflight)?;
+    finish(paths, store, &inflight, now, report)
 }
 
 /// Applies an in-flight batch, archives its lines, advances the cursors.
@@ -289,57 +316,4 @@ fn by_session(observations: &[Observation]) -> Vec<Vec<Observation>> {
             .push(o.clone());
     }
     groups.into_values().collect()
-}
-
-/// A factual `## Summary` for every session of the batch whose summary file exists.
-fn summaries(paths: &Paths, sessions: &[Vec<Observation>]) -> Vec<Op> {
-    let mut ops = Vec::new();
-    for session in sessions {
-        let Some(first) = session.first() else {
-            continue;
-        };
-        let Some(file) = hook_state::read(paths, &first.session_id).session_file else {
-            continue;
-        };
-        let name = stem(std::path::Path::new(&file));
-        let all = crate::capture::observation::of_session(paths, &first.session_id);
-        let tools = all.iter().filter(|o| o.tool.is_some()).count();
-        let failures: Vec<&Observation> =
-            all.iter().filter(|o| o.event == Event::Failure).collect();
-        let prompts = all.iter().filter(|o| o.event == Event::Prompt).count();
-        let facts = crate::memory::session::facts(&all, project::of(&first.cwd).as_ref());
-        let mut text = format!(
-            "{tools} tool calls ({}), {} failed, over {prompts} prompts.",
-            facts
-                .tools
-                .iter()
-                .take(3)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", "),
-            failures.len()
-        );
-        if !facts.files.is_empty() {
-            text.push_str(&format!(
-                " Edited {} file(s), among them {}.",
-                facts.files.len(),
-                facts
-                    .files
-                    .iter()
-                    .take(3)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        let recoveries = miners::recoveries(&all);
-        if let Some(r) = recoveries.first() {
-            text.push_str(&format!(" Recovered from a failure: {}.", r.title));
-        }
-        ops.push(Op::SummarizeSession {
-            session: name,
-            summary: text,
-        });
-    }
-    ops
 }

@@ -2,6 +2,7 @@
 //! validated operations reach the applier, so an LLM's answer can never name a path
 //! outside the memory folder, invent a domain or write unbounded text.
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::memory::{DOMAINS, is_valid_name};
@@ -29,9 +30,19 @@ pub enum Op {
         /// The engine's key for the pattern, kept in the file for dedup.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pattern: Option<String>,
+        /// When the evidence was first and last seen (default: now).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first_seen: Option<DateTime<Utc>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_seen: Option<DateTime<Utc>>,
     },
     /// The pattern of an existing instinct was seen again.
-    Reinforce { name: String, evidence: String },
+    Reinforce {
+        name: String,
+        evidence: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_seen: Option<DateTime<Utc>>,
+    },
     /// Observations went against an existing instinct.
     Contradict { name: String, evidence: String },
     /// A notable event below the instinct threshold, keyed so it can grow into one.
@@ -45,6 +56,9 @@ pub enum Op {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         files: Vec<String>,
         occurrences: u32,
+        /// When the event happened (default: now): the episode's date.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seen: Option<DateTime<Utc>>,
     },
     /// An episode seen often enough becomes an instinct at 0.5.
     PromoteEpisode {
@@ -54,6 +68,8 @@ pub enum Op {
         trigger: String,
         action: String,
         evidence: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last_seen: Option<DateTime<Utc>>,
     },
     /// The `## Summary` of a session summary file.
     SummarizeSession { session: String, summary: String },
@@ -103,6 +119,14 @@ fn safe_path(value: &str) -> Result<(), Invalid> {
     Ok(())
 }
 
+/// Advice that must never be written (see `safety`).
+fn advice(trigger: &str, action: &str) -> Result<(), Invalid> {
+    match super::safety::refuse(trigger, action) {
+        Some(why) => Err(Invalid(format!("the action {why}"))),
+        None => Ok(()),
+    }
+}
+
 impl Op {
     /// Checks every field; the applier only ever sees operations that pass.
     pub fn validate(&self) -> Result<(), Invalid> {
@@ -117,8 +141,10 @@ impl Op {
                 paths,
                 evidence,
                 pattern,
+                ..
             } => {
                 name("name", n)?;
+                advice(trigger, action)?;
                 if let Some(p) = pattern {
                     text("pattern", p, 200)?;
                 }
@@ -139,7 +165,10 @@ impl Op {
                 }
                 paths.iter().try_for_each(|p| safe_path(p))
             }
-            Op::Reinforce { name: n, evidence } | Op::Contradict { name: n, evidence } => {
+            Op::Reinforce {
+                name: n, evidence, ..
+            }
+            | Op::Contradict { name: n, evidence } => {
                 name("name", n)?;
                 text("evidence", evidence, MAX_TEXT)
             }
@@ -167,8 +196,10 @@ impl Op {
                 trigger,
                 action,
                 evidence,
+                ..
             } => {
                 name("episode", episode)?;
+                advice(trigger, action)?;
                 name("name", n)?;
                 domain(d)?;
                 text("trigger", trigger, MAX_TEXT)?;

@@ -194,7 +194,7 @@ fn transcripts_never_panic() {
         |(lines, junk)| {
             let mut text: String = lines.iter().map(|l| format!("{l}\n")).collect();
             text.push_str(&junk);
-            let _ = transcript::events(&text, "/t.jsonl", Utc::now());
+            let _ = transcript::read(&text, "t", "/t.jsonl", &mut Default::default(), Utc::now());
             Ok(())
         },
     );

@@ -51,3 +51,72 @@ fn excerpt_finds_the_cause_deep_in_the_output() {
     let terse = error_excerpt("Exit code 1\nsomething odd happened\n", ERROR_CHARS);
     assert_eq!(terse, "Exit code 1 | something odd happened");
 }
+
+#[test]
+fn failures_are_classified_by_who_stopped_them() {
+    let rejected_old = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nuse pnpm, not npm";
+    assert_eq!(
+        classify_failure("Bash", rejected_old),
+        (Outcome::Rejected, Some("use pnpm, not npm".into()))
+    );
+    // Real: Users-dain-workspace-JSSoundRecorder/7acd37a8-…jsonl:77
+    let rejected_reason = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). The user provided the following reason for the rejection:  use pnpm";
+    assert_eq!(
+        classify_failure("Bash", rejected_reason),
+        (Outcome::Rejected, Some("use pnpm".into()))
+    );
+    // Real: Users-dain-workspace-claude-code-log-sample/0d3a8e6f-…jsonl:14 (no words).
+    let plain = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+    assert_eq!(classify_failure("Edit", plain), (Outcome::Rejected, None));
+    // Real: Users-dain-workspace-danieldemmel-me-next/9e953218-…jsonl:34 (newer: the words alone).
+    assert_eq!(
+        classify_failure("Bash", "please add transformer.js too first"),
+        (
+            Outcome::Rejected,
+            Some("please add transformer.js too first".into())
+        )
+    );
+    // Real: src-experiments-claude_p/2b4ed4c0-…jsonl:6 and :14.
+    assert_eq!(
+        classify_failure(
+            "WebSearch",
+            "Claude requested permissions to use WebSearch, but you haven't granted it yet."
+        )
+        .0,
+        Outcome::Denied
+    );
+    assert_eq!(
+        classify_failure("Bash", "This command requires approval").0,
+        Outcome::Denied
+    );
+    // Real: Users-dain-workspace-danieldemmel-me-next/9e953218-…jsonl:73 and :55.
+    assert_eq!(classify_failure("Edit", "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>").0, Outcome::ToolError);
+    assert_eq!(
+        classify_failure(
+            "Edit",
+            "<tool_use_error>String to replace not found in file."
+        )
+        .0,
+        Outcome::ToolError
+    );
+    assert_eq!(
+        classify_failure(
+            "MultiEdit",
+            "Found 2 matches of the string to replace, but replace_all is false."
+        )
+        .0,
+        Outcome::ToolError
+    );
+    // Real failures stay failures.
+    for text in [
+        "Exit code 1\nnpm ERR! missing script: lint",
+        "============================= test session starts ==========\nFAILED test_x.py",
+        "zsh: command not found: pytest",
+    ] {
+        assert_eq!(classify_failure("Bash", text).0, Outcome::Error, "{text}");
+    }
+    assert_eq!(
+        classify_failure("Bash", "[Request interrupted by user for tool use]").0,
+        Outcome::Blocked
+    );
+}

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use chrono::{DateTime, Utc};
+
 use super::{Applied, Run, instinct_path, title_of};
 use crate::memory::draft::{EpisodeDraft, InstinctDraft};
 use crate::memory::{Error, Note, NoteKind, Scalar, Store, slugify};
@@ -41,7 +43,7 @@ pub(super) fn episode(
         None => {
             let path = run.store.paths().episodes().join(format!(
                 "{}-{}.md",
-                run.day,
+                draft.day,
                 slugify(draft.title, 50)
             ));
             if path.exists() {
@@ -76,6 +78,7 @@ pub(super) fn promote_episode(
     trigger: &str,
     action: &str,
     evidence: &str,
+    seen: DateTime<Utc>,
     out: &mut Applied,
 ) -> Result<(), Error> {
     let store = run.store;
@@ -95,12 +98,13 @@ pub(super) fn promote_episode(
         paths: &note.files,
         pattern: note.pattern.as_deref(),
         source: run.source,
-        created: note.date.unwrap_or(run.now),
-        last_seen: run.now,
+        created: note.date.unwrap_or(seen).min(seen),
+        last_seen: seen,
         title: &title_of(action),
         evidence: &format!(
             "{}: promoted from episode {episode}; {evidence} {}",
-            run.day, run.mark
+            crate::text::day(seen),
+            run.mark
         ),
     };
     store.create(&path, &draft.render())?;

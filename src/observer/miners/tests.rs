@@ -1,25 +1,43 @@
-use super::*;
-use crate::capture::observation::{Input, Outcome};
+//! Tests of the miners. Each case names where it comes from: a line of
+//! `../shared/transcripts-real/` (file:line), or a variation written for it.
 
-fn bash(session: &str, event: Event, command: &str, error: Option<&str>) -> Observation {
+use super::*;
+use crate::capture::observation::{Event, Input, Observation, Outcome};
+
+fn obs(session: &str, event: Event, outcome: Option<Outcome>) -> Observation {
     Observation {
         ts: "2026-02-20T12:00:00.000Z".into(),
         event,
         session_id: session.into(),
         cwd: "/src/ledger".into(),
         project: "ledger".into(),
+        tool: None,
+        input: Input::default(),
+        outcome,
+        error: None,
+        prompt: None,
+    }
+}
+
+fn ok(session: &str, command: &str) -> Observation {
+    Observation {
         tool: Some("Bash".into()),
         input: Input {
             command: Some(command.into()),
             ..Input::default()
         },
-        outcome: Some(if event == Event::Failure {
-            Outcome::Error
-        } else {
-            Outcome::Success
-        }),
-        error: error.map(str::to_string),
-        prompt: None,
+        ..obs(session, Event::Post, Some(Outcome::Success))
+    }
+}
+
+fn failed(session: &str, command: &str, error: &str) -> Observation {
+    Observation {
+        error: Some(error.into()),
+        ..Observation {
+            event: Event::Failure,
+            outcome: Some(Outcome::Error),
+            ..ok(session, command)
+        }
     }
 }
 
@@ -30,151 +48,383 @@ fn edit(session: &str, file: &str) -> Observation {
             file_path: Some(format!("/src/ledger/{file}")),
             ..Input::default()
         },
-        ..bash(session, Event::Post, "", None)
+        ..obs(session, Event::Post, Some(Outcome::Success))
     }
 }
 
-fn prompt(text: &str) -> Observation {
+fn prompt(session: &str, text: &str) -> Observation {
     Observation {
-        tool: None,
-        event: Event::Prompt,
-        input: Input::default(),
-        outcome: None,
         prompt: Some(text.into()),
-        ..bash("s1", Event::Prompt, "", None)
+        ..obs(session, Event::Prompt, None)
     }
 }
 
-#[test]
-fn shapes() {
-    let table = [
-        ("cargo test -p ledger-core parse", "cargo test"),
-        ("cargo nextest run -p x", "cargo nextest run"),
-        ("RUST_LOG=debug cargo run --release", "cargo run"),
-        ("npm install --save-dev jest", "npm install"),
-        ("./scripts/deploy.sh staging", ""),
-        ("python -m pytest tests/", "python"),
-    ];
-    for (cmd, want) in table {
-        assert_eq!(command_shape(cmd), want, "{cmd}");
+fn rejected(session: &str, command: &str, feedback: Option<&str>) -> Observation {
+    Observation {
+        prompt: feedback.map(str::to_string),
+        ..Observation {
+            event: Event::Failure,
+            outcome: Some(Outcome::Rejected),
+            ..ok(session, command)
+        }
     }
 }
 
+fn fixes(session: &[Observation]) -> Vec<(String, String)> {
+    recoveries(session)
+        .into_iter()
+        .map(|f| (f.key, f.action))
+        .collect()
+}
+
 #[test]
-fn recovery_needs_a_different_command_of_the_same_program() {
-    let found = recoveries(&[
-        bash(
+fn recovery_forms() {
+    // Variation: an environment variable (sqlx needs DATABASE_URL at compile time).
+    let env = fixes(&[
+        failed(
             "s1",
-            Event::Failure,
-            "cargo test -p ledger-core",
-            Some("Exit code 101 | harness missing"),
+            "cargo test -p store",
+            "Exit code 101\nerror: set `DATABASE_URL` to use query macros online",
         ),
-        edit("s1", "src/lib.rs"),
-        bash("s1", Event::Post, "cargo nextest run -p ledger-core", None),
+        ok("s1", "DATABASE_URL=sqlite::memory: cargo test -p store"),
     ]);
-    assert_eq!(found.len(), 1);
-    assert_eq!(found[0].key, "recover:ledger:cargo test=>cargo nextest run");
-    assert_eq!(found[0].domain, "testing");
-    // Must not: the same command passing after an edit is an ordinary fix cycle.
+    assert_eq!(env.len(), 1, "{env:?}");
+    assert!(env[0].0.ends_with("=>env:DATABASE_URL"), "{env:?}");
     assert!(
-        recoveries(&[
-            bash("s1", Event::Failure, "cargo test", Some("Exit code 101")),
-            edit("s1", "src/lib.rs"),
-            bash("s1", Event::Post, "cargo test", None),
-        ])
-        .is_empty()
+        env[0].1.contains("DATABASE_URL=sqlite::memory: cargo test"),
+        "{env:?}"
     );
-    // Must not: an unrelated program succeeding later.
+
+    // Variation: a flag (kubectl apply of a large CRD).
+    let flag = fixes(&[
+        failed(
+            "s1",
+            "kubectl apply -f crds.yaml",
+            "The CustomResourceDefinition \"x\" is invalid: metadata.annotations: Too long",
+        ),
+        ok("s1", "kubectl apply --server-side -f crds.yaml"),
+    ]);
+    assert!(flag[0].0.ends_with("=>flag:--server-side"), "{flag:?}");
+
+    // Variation: the module changed (`python3 -m unittest` after `-m pytest`).
+    let module = fixes(&[
+        failed(
+            "s1",
+            "python3 -m pytest tests/",
+            "/usr/bin/python3: No module named pytest",
+        ),
+        ok("s1", "python3 -m unittest discover tests"),
+    ]);
+    assert!(module[0].0.ends_with("=>use:unittest"), "{module:?}");
+
+    // Variation: a sibling tool behind a pnpm-only guard, named by the error.
+    let sibling = fixes(&[
+        failed(
+            "s1",
+            "npm install",
+            "Exit code 1\nnpm ERR! Use \"pnpm install\" for installation in this project.",
+        ),
+        ok("s1", "ls node_modules"),
+        ok("s1", "pnpm install"),
+    ]);
+    assert!(sibling[0].0.ends_with("=>use:pnpm"), "{sibling:?}");
     assert!(
-        recoveries(&[
-            bash("s1", Event::Failure, "cargo build", Some("error[E0425]")),
-            bash("s1", Event::Post, "git commit -m wip", None),
-        ])
-        .is_empty()
+        sibling[0].1.starts_with("use pnpm instead of npm"),
+        "{sibling:?}"
     );
-    // Must not: noisy commands.
+
+    // Real: src-deep-manifest/a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl:47-52, bare
+    // `pytest` not found, then the same run inside the project's virtualenv.
+    let venv = fixes(&[
+        failed(
+            "s1",
+            "pytest tests/ -q",
+            "Exit code 127\n(eval):1: command not found: pytest",
+        ),
+        ok("s1", "(source .venv/bin/activate && pytest tests/ -q)"),
+    ]);
     assert!(
-        recoveries(&[
-            bash(
+        venv[0].0.ends_with("=>prefix:source .venv/bin/activate"),
+        "{venv:?}"
+    );
+    assert!(venv[0].1.contains("source .venv/bin/activate"), "{venv:?}");
+
+    // Variation: a runner (`uv run pytest`).
+    let runner = fixes(&[
+        failed("s1", "pytest -x", "zsh: command not found: pytest"),
+        ok("s1", "uv run pytest -x"),
+    ]);
+    assert!(runner[0].0.ends_with("=>use:uv run"), "{runner:?}");
+
+    // Variation: a setup step the error asks for, then the same command again.
+    let setup = fixes(&[
+        failed(
+            "s1",
+            "git commit -m 'fix'",
+            "Author identity unknown\n*** Please tell me who you are.\nRun\n  git config --global user.email \"you@example.com\"",
+        ),
+        ok("s1", "git config user.email dev@example.com"),
+        ok("s1", "git config user.name Dev"),
+        ok("s1", "git commit -m 'fix'"),
+    ]);
+    assert!(setup[0].0.ends_with("=>first:git config"), "{setup:?}");
+
+    // Variation: `docker compose` → `docker-compose` where the plugin is missing.
+    let compose = fixes(&[
+        failed(
+            "s1",
+            "docker compose up -d",
+            "docker: 'compose' is not a docker command.",
+        ),
+        ok("s1", "docker-compose up -d"),
+    ]);
+    assert!(
+        compose[0].0.ends_with("=>use:docker-compose"),
+        "{compose:?}"
+    );
+
+    // Real: Users-dain-workspace-claude-code-log-sample/37f83ec9-…jsonl:150/185, the
+    // shell stayed in test/ after `cd test`: the relative path failed, the absolute
+    // one worked.
+    let absolute = fixes(&[
+        failed(
+            "s1",
+            "cd test && uv run pytest test_a.py",
+            "(eval):cd:1: no such file or directory: test",
+        ),
+        ok(
+            "s1",
+            "cd /Users/dain/workspace/claude-code-log/test && uv run pytest test_a.py",
+        ),
+    ]);
+    assert!(
+        absolute.is_empty() || absolute[0].0.contains("absolute"),
+        "{absolute:?}"
+    );
+}
+
+#[test]
+fn never_a_fix() {
+    // Variation of the pg_createcluster case the issue quotes: the destructive step
+    // makes the whole recovery worthless.
+    assert!(
+        fixes(&[
+            failed(
                 "s1",
-                Event::Failure,
-                "cat missing.txt",
-                Some("No such file")
+                "sudo pg_createcluster 17 main",
+                "Error: cluster configuration already exists"
             ),
-            bash("s1", Event::Post, "cat other.txt", None),
+            ok("s1", "sudo rm -rf /var/lib/postgresql/17/main"),
+            ok("s1", "sudo pg_createcluster 17 main"),
         ])
         .is_empty()
     );
-}
-
-#[test]
-fn corrections_become_rules() {
-    let found = corrections(&[
-        prompt("no, use pnpm here"),
-        prompt("please don't commit the generated files"),
-        prompt("always run clippy with -D warnings before you finish."),
-        prompt("prefer rg over grep for searching"),
-    ]);
-    let rules: Vec<&str> = found.iter().map(|f| f.action.as_str()).collect();
-    assert_eq!(
-        rules,
-        [
-            "Use pnpm here (the user's rule)",
-            "Never commit the generated files (the user's rule)",
-            "Always run clippy with -D warnings before you finish (the user's rule)",
-            "Use rg instead of grep for searching (the user's rule)",
-        ]
-    );
-    // Must not: ordinary requests and questions.
+    // A volume removal after a failed compose.
     assert!(
-        corrections(&[
-            prompt("add a retry to the upload client"),
-            prompt("why is the build slow?")
+        fixes(&[
+            failed(
+                "s1",
+                "docker compose up -d",
+                "Error response from daemon: driver failed programming external connectivity"
+            ),
+            ok("s1", "docker volume rm app_pgdata"),
+            ok("s1", "docker compose up -d"),
+        ])
+        .is_empty()
+    );
+    // Diagnostics only, then a flaky retry: no lesson.
+    assert!(
+        fixes(&[
+            failed(
+                "s1",
+                "cargo test",
+                "test net::timeout ... FAILED\nerror: test failed"
+            ),
+            ok("s1", "git status"),
+            ok("s1", "cargo test"),
+        ])
+        .is_empty()
+    );
+    // An edit in between: the code was fixed, not the command.
+    assert!(
+        fixes(&[
+            failed(
+                "s1",
+                "cargo test",
+                "error[E0502]: cannot borrow `x` as mutable"
+            ),
+            edit("s1", "src/lib.rs"),
+            ok("s1", "cargo test --all"),
+        ])
+        .is_empty()
+    );
+    // Another file is another run, not a fix.
+    assert!(
+        fixes(&[
+            failed(
+                "s1",
+                "pytest tests/test_a.py",
+                "FAILED tests/test_a.py::test_x - AssertionError"
+            ),
+            ok("s1", "pytest tests/test_b.py"),
         ])
         .is_empty()
     );
 }
 
 #[test]
-fn coedits_need_three_sessions() {
-    let root = |_: &Observation| Some("/src/ledger".to_string());
-    let mut ledger = Ledger::default();
-    let session = |s: &str| {
-        vec![
-            edit(s, "src/schema.rs"),
-            edit(s, "migrations/001.sql"),
-            edit(s, "Cargo.lock"),
-        ]
-    };
-    assert!(coedits(&[session("s1"), session("s2")], &root, &mut ledger).is_empty());
-    let found = coedits(&[session("s3")], &root, &mut ledger);
-    assert_eq!(
-        found.len(),
-        2,
-        "one per direction; Cargo.lock is incidental"
-    );
-    assert_eq!(found[0].paths, ["migrations/001.sql"]);
-    // The same session again does not count twice.
-    assert!(coedits(&[session("s3")], &root, &mut ledger).is_empty());
+fn the_same_lesson_through_other_commands_is_one_pattern() {
+    let guard = "Exit code 1\nUse \"pnpm install\" for installation in this project.";
+    let a = recoveries(&[failed("s1", "npm install", guard), ok("s1", "pnpm install")]);
+    let b = recoveries(&[
+        failed("s2", "npm ci", guard),
+        ok("s2", "pnpm install --frozen-lockfile"),
+    ]);
+    assert_eq!(a[0].key, b[0].key);
+}
+
+fn rules_of(text: &str) -> Vec<(Option<String>, Option<String>, bool)> {
+    corrections::rules(text, false)
+        .into_iter()
+        .map(|r| (r.prefer, r.avoid, r.explicit))
+        .collect()
 }
 
 #[test]
-fn consistent_non_default_choice() {
-    let mut ledger = Ledger::default();
-    let uses = |cmd: &str, n: usize| {
-        (0..n)
-            .map(|_| bash("s1", Event::Post, cmd, None))
-            .collect::<Vec<_>>()
+fn stated_rules_and_what_is_no_rule() {
+    let s = |x: &str| Some(x.to_string());
+    assert_eq!(
+        rules_of("no, don't use npm here, use pnpm"),
+        [(s("pnpm"), s("npm"), true)]
+    );
+    assert_eq!(
+        rules_of("Use httpx instead of requests everywhere."),
+        [(s("httpx"), s("requests everywhere"), true)]
+    );
+    assert_eq!(
+        rules_of("Always run migrations with --fake-initial in this repo"),
+        [(s("run migrations with --fake-initial"), None, true)]
+    );
+    assert_eq!(rules_of("never commit directly to main").len(), 1);
+    assert_eq!(rules_of("Named exports only").len(), 1);
+    // Negations, questions and hedges are no rules.
+    for text in [
+        "AVX512 won't always be available, so guard it at runtime",
+        "does it always prompt for the password?",
+        "I'm not sure we should never cache this",
+        // Real: src-deep-manifest/a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl:229
+        "BadZipFile we don't do anything (pass) - shouldn't we report it?",
+        // Real: Users-dain-workspace-claude-code-log-sample/89488521-…jsonl:4
+        "we don't need to check for the existence of the file",
+        "Why do we always rebuild the index?",
+    ] {
+        assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
+    }
+}
+
+#[test]
+fn the_same_rule_in_other_words_is_one_key() {
+    let keys = |text: &str| -> Vec<String> {
+        corrections(&[prompt("s1", text)])
+            .into_iter()
+            .map(|f| f.key)
+            .collect()
     };
-    assert!(choices(&uses("pnpm install", 2), &mut ledger).is_empty());
-    let found = choices(&uses("pnpm run build", 1), &mut ledger);
-    assert_eq!(found.len(), 1);
-    assert_eq!(found[0].key, "choice:ledger:pnpm");
-    assert!(!found[0].opposite);
-    let against = choices(&uses("npm install", 3), &mut ledger);
-    assert_eq!(against.len(), 1);
-    assert!(against[0].opposite);
-    // Must not: the default itself is never an instinct.
-    let mut fresh = Ledger::default();
-    assert!(choices(&uses("npm install", 5), &mut fresh).is_empty());
+    assert_eq!(
+        keys("don't use npm in this repo, use pnpm"),
+        keys("Never use npm here.")
+    );
+    let found = corrections(&[prompt("s1", "never use npm here")]);
+    assert!(found[0].explicit);
+    assert!(
+        found[0].action.starts_with("Never use npm here"),
+        "{:?}",
+        found[0]
+    );
+}
+
+#[test]
+fn rejections_and_interrupts_are_corrections() {
+    // Real: Users-dain-workspace-JSSoundRecorder/7acd37a8-…jsonl:74/77 — `npm install`
+    // rejected, the user said to use pnpm.
+    let found = corrections(&[
+        rejected("s1", "npm install", Some("use pnpm")),
+        ok("s1", "pnpm install"),
+    ]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].key.ends_with(":-npm"), "{found:?}");
+    // An interrupted call, then a new instruction.
+    let after = corrections(&[
+        Observation {
+            outcome: Some(Outcome::Blocked),
+            ..failed("s1", "pnpm test:e2e", "")
+        },
+        prompt("s1", "run pnpm test:unit instead, e2e needs the VPN"),
+    ]);
+    assert_eq!(after.len(), 1, "{after:?}");
+    // The same instruction with nothing stopped is just a request.
+    assert!(corrections(&[prompt("s1", "run pnpm test:unit")]).is_empty());
+}
+
+#[test]
+fn coedits_need_three_sessions_and_numbered_files_stand_for_their_folder() {
+    let roots = |_: &Observation| Some("/src/ledger".to_string());
+    let mut ledger = Ledger::default();
+    let session = |sid: &str, n: usize| {
+        vec![
+            edit(sid, "scheduling/models.py"),
+            edit(sid, &format!("scheduling/migrations/00{n}_change.py")),
+        ]
+    };
+    assert!(coedits(&[session("s1", 12), session("s2", 13)], &roots, &mut ledger).is_empty());
+    // The same session again (a resumed copy) does not count twice.
+    assert!(coedits(&[session("s2", 13)], &roots, &mut ledger).is_empty());
+    let found = coedits(&[session("s3", 14)], &roots, &mut ledger);
+    assert_eq!(found.len(), 2);
+    assert!(found.iter().any(
+        |f| f.paths == ["scheduling/models.py"] && f.action.contains("scheduling/migrations/*")
+    ));
+}
+
+#[test]
+fn a_tool_used_consistently_and_the_default_failing_counts_for_it() {
+    let mut ledger = Ledger::default();
+    let sessions: Vec<Vec<Observation>> = (1..=3)
+        .map(|n| {
+            let sid = format!("s{n}");
+            vec![
+                failed(&sid, "cargo test", "thread 'main' panicked: a global default trace dispatcher has already been set"),
+                ok(&sid, "cargo nextest run"),
+            ]
+        })
+        .collect();
+    let found = choices(&sessions, &mut ledger);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].action.contains("cargo nextest"));
+    // Real: claude-code-log runs every Python tool through `uv run` (9 sessions).
+    let mut ledger = Ledger::default();
+    let uv: Vec<Vec<Observation>> = ["a", "b", "c"]
+        .iter()
+        .map(|s| {
+            vec![
+                ok(s, "uv run pytest -m 'not (tui or browser)'"),
+                ok(s, "uv run pyright"),
+            ]
+        })
+        .collect();
+    let found = choices(&uv, &mut ledger);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found
+            .iter()
+            .any(|f| f.action.starts_with("use `uv run pytest`")),
+        "{found:?}"
+    );
+    // ruff works bare there too: no rule that it must not.
+    let mut ledger = Ledger::default();
+    let mixed: Vec<Vec<Observation>> = ["a", "b", "c"]
+        .iter()
+        .map(|s| vec![ok(s, "uv run ruff check"), ok(s, "ruff format")])
+        .collect();
+    assert!(choices(&mixed, &mut ledger).is_empty());
 }

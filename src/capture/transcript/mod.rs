@@ -1,0 +1,140 @@
+//! Claude Code transcripts (`~/.claude/projects/<key>/<session>.jsonl`) read back as the
+//! hook events they imply: session start, prompts, tool calls with their results and
+//! errors, turn ends, session end. Our own injected context (attachment lines) and
+//! meta messages are never turned into events, so replay never learns from itself.
+
+use serde_json::Value;
+
+mod prompt;
+mod replay;
+
+pub use replay::{ReplayEvent, Transcript, read, tool_key};
+
+fn text_of(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// The dialogue of transcript lines as plain text for a reader (the llm lenses): what
+/// the user typed, what the assistant said, which tools it called and which failed.
+/// Attachments (our injected context among them) and meta lines are left out.
+pub fn dialogue(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if v.get("isMeta").and_then(Value::as_bool) == Some(true)
+            || v.get("isSidechain").and_then(Value::as_bool) == Some(true)
+        {
+            continue;
+        }
+        let content = v
+            .pointer("/message/content")
+            .cloned()
+            .unwrap_or(Value::Null);
+        match v.get("type").and_then(Value::as_str) {
+            Some("user") => match &content {
+                Value::String(_) => {
+                    if let prompt::Line::Prompt(p) = prompt::classify(&content) {
+                        out.push_str(&format!("User: {p}\n"));
+                    }
+                }
+                Value::Array(blocks) => {
+                    for b in blocks {
+                        if b.get("is_error").and_then(Value::as_bool) == Some(true) {
+                            let t: String = text_of(b.get("content").unwrap_or(&Value::Null))
+                                .chars()
+                                .take(300)
+                                .collect();
+                            out.push_str(&format!("Tool failed: {t}\n"));
+                        }
+                    }
+                }
+                _ => {}
+            },
+            Some("assistant") => {
+                for b in content.as_array().into_iter().flatten() {
+                    match b.get("type").and_then(Value::as_str) {
+                        Some("text") => out.push_str(&format!(
+                            "Assistant: {}\n",
+                            b["text"].as_str().unwrap_or("")
+                        )),
+                        Some("tool_use") => out.push_str(&format!(
+                            "Assistant ran {}: {}\n",
+                            b["name"].as_str().unwrap_or("?"),
+                            b["input"]
+                        )),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The context use (percent) of a session from the tail of its transcript: the last
+/// main-thread assistant response's input, cache-creation and cache-read tokens over the
+/// window (1M for `[1m]` models, else 200k), as the status line computes it. `None` when
+/// no response is there yet, or a compaction came after it.
+pub fn context_used(tail: &str) -> Option<f64> {
+    for line in tail.lines().rev() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if v.get("subtype").and_then(Value::as_str) == Some("compact_boundary") {
+            return None;
+        }
+        if v.get("type").and_then(Value::as_str) != Some("assistant")
+            || v.get("isSidechain").and_then(Value::as_bool) == Some(true)
+        {
+            continue;
+        }
+        let model = v
+            .pointer("/message/model")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let Some(usage) = v
+            .pointer("/message/usage")
+            .filter(|_| model != "<synthetic>")
+        else {
+            continue;
+        };
+        let n = |k: &str| usage.get(k).and_then(Value::as_f64).unwrap_or(0.0);
+        let used =
+            n("input_tokens") + n("cache_creation_input_tokens") + n("cache_read_input_tokens");
+        let window = if model.ends_with("[1m]") {
+            1_000_000.0
+        } else {
+            200_000.0
+        };
+        return Some((used / window * 100.0).round().clamp(0.0, 100.0));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_use_from_the_last_response() {
+        let tail = r#"{"type":"assistant","message":{"model":"claude-sonnet-5-5","usage":{"input_tokens":4,"cache_creation_input_tokens":18432,"cache_read_input_tokens":21564,"output_tokens":96}}}
+{"type":"assistant","isSidechain":true,"message":{"model":"x","usage":{"input_tokens":190000}}}
+{"type":"assistant","message":{"model":"<synthetic>","usage":{"input_tokens":0}}}
+"#;
+        assert_eq!(context_used(tail), Some(20.0));
+        let compacted = format!("{tail}{{\"type\":\"system\",\"subtype\":\"compact_boundary\"}}\n");
+        assert_eq!(context_used(&compacted), None);
+        assert_eq!(context_used("garbage"), None);
+    }
+}

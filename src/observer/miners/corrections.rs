@@ -1,0 +1,459 @@
+//! (b) What the user told the agent: rules stated outright ("always run migrations with
+//! --fake-initial", "don't use npm here, use pnpm", "named exports only, never export
+//! default"), and the instruction that follows a rejected or interrupted tool call.
+//!
+//! A rule is a sentence in the imperative: it starts with the rule word, so "AVX512
+//! won't always be available" or "we don't need to check" are no rules, and questions
+//! and hedges ("does it always prompt?", "I'm not sure we should never cache") are
+//! kept out. The same rule in other words is one rule: it is keyed on its polarity and
+//! the things it names (avoid npm; prefer httpx), not on its wording.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::{Finding, domain_of, sid8};
+use crate::capture::observation::{Event, Observation, Outcome};
+use crate::capture::shell;
+
+/// A rule found in what the user said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    /// What to prefer and what to avoid, as the user named them.
+    pub prefer: Option<String>,
+    pub avoid: Option<String>,
+    /// The user's sentence, as the advice.
+    pub sentence: String,
+    /// Stated as a rule (always/never/don't/instead of), not only an instruction.
+    pub explicit: bool,
+}
+
+/// Words that carry no meaning for the key.
+const STOP: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "in",
+    "on",
+    "at",
+    "this",
+    "that",
+    "these",
+    "those",
+    "here",
+    "there",
+    "repo",
+    "repository",
+    "project",
+    "codebase",
+    "it",
+    "its",
+    "for",
+    "to",
+    "with",
+    "of",
+    "and",
+    "or",
+    "be",
+    "is",
+    "are",
+    "any",
+    "all",
+    "please",
+    "we",
+    "you",
+    "our",
+    "your",
+    "just",
+    "only",
+    "also",
+    "anymore",
+    "again",
+    "ever",
+    "when",
+    "from",
+    "into",
+    "by",
+    "as",
+    "use",
+    "using",
+    "run",
+    "running",
+    "do",
+    "does",
+    "not",
+    "no",
+    "never",
+    "always",
+    "don't",
+    "dont",
+    "instead",
+    "rather",
+    "than",
+    "over",
+    "prefer",
+    "directly",
+    "one",
+    "ones",
+    "thing",
+    "things",
+    "stuff",
+    "something",
+    "anything",
+    "everything",
+];
+
+/// How a pattern's captures make a rule.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// `a` preferred over `b`.
+    PreferAvoid,
+    /// `b` (or `x`) to avoid.
+    Avoid,
+    /// `a` (or `x`, `c`) to do.
+    Prefer,
+    /// `a` to do, said as an instruction: a correction only after a stopped call, and
+    /// not a stated rule.
+    Instruction,
+}
+
+/// The patterns, most specific first; the first that matches a sentence wins.
+fn patterns() -> &'static [(Regex, Shape)] {
+    static P: OnceLock<Vec<(Regex, Shape)>> = OnceLock::new();
+    P.get_or_init(|| {
+        let r = |p: &str| Regex::new(p).expect("a valid pattern");
+        vec![
+            // ... no X (either), use Y  → prefer Y, avoid X
+            (r(r"(?i)(?:^|[\s,:-])no\s+(?P<b>[\w@./+-]+)(?:\s+either)?\s*(?:[,;:-]+\s*|\s+)(?:just\s+|only\s+)?use\s+(?P<a>[^,;.]{2,60})"), Shape::PreferAvoid),
+            // no X anywhere / at all / in <place>
+            (r(r"(?i)^no\s+(?P<b>[^,;.]{2,60}?)\s+(?:anywhere|at all|ever|in this repo|here)\b"), Shape::Avoid),
+            // don't/never use X, use Y  → prefer Y, avoid X
+            (r(r"(?i)^(?:please\s+)?(?:don'?t|do not|never|stop)\s+(?:use|using|run|running|call)\s+(?P<b>[^,;:]+?)\s*(?:[,;:-]+|\s+and)\s*(?:just\s+|only\s+|always\s+)?(?:use|run|call)\s+(?P<a>[^,;:]+)"), Shape::PreferAvoid),
+            // use/prefer X instead of / over / rather than / not Y
+            (r(r"(?i)^(?:please\s+)?(?:(?:always|only|just)\s+)?(?:use|prefer|run|call|pick|choose|switch to|go with|stick (?:to|with))\s+(?P<a>.+?)\s*,?\s+(?:instead of|rather than|over|not)\s+(?P<b>[^,;.]+)"), Shape::PreferAvoid),
+            // don't / never / avoid <verb> ...
+            (r(r"(?i)^(?:please\s+)?(?:don'?t|do not|never|avoid|stop)\s+(?P<x>(?:use|using|run|running|call|add|commit|push|edit|touch|write|create|delete|remove|modify|change|install|make|put|import|rely|assume|mock|skip|hardcode|hard-code|merge|deploy|rename|move|start|open|print|log|expose|disable|enable|bump|upgrade|downgrade)\b.{2,120})"), Shape::Avoid),
+            // always <...>
+            (r(r"(?i)^(?:please\s+)?always\s+(?P<x>.{3,120})"), Shape::Prefer),
+            // X only / only X   (named exports only; only use pnpm)
+            (r(r"(?i)^(?:only\s+(?:use\s+)?(?P<a>[\w@./+-]+(?:\s+[\w@./+-]+)?)|(?P<c>[\w@./+-]+(?:\s+[\w@./+-]+)?)\s+only)\b"), Shape::Prefer),
+            // an instruction: use/run/try X (counted after a rejection or interrupt)
+            (r(r"(?i)^(?:please\s+)?(?:no,?\s+)?(?:(?:you\s+(?:can|could|should)|just|instead,?)\s+)?(?:use|run|try|call|switch to|set)\s+(?P<a>[^,;.]{2,80})"), Shape::Instruction),
+        ]
+    })
+}
+
+/// The rule one sentence states, if any.
+fn rule_of(sentence: &str, redirect: bool, said_no: bool) -> Option<Rule> {
+    let quoted = crate::text::one_line(sentence, 200);
+    for (re, shape) in patterns() {
+        let Some(c) = re.captures(sentence) else {
+            continue;
+        };
+        let short = sentence.split_whitespace().count() <= 8;
+        let named = |names: &[&str]| names.iter().find_map(|n| trimmed(c.name(n)));
+        let (prefer, avoid, explicit) = match shape {
+            Shape::PreferAvoid => (named(&["a"]), named(&["b"]), true),
+            Shape::Avoid => (None, named(&["b", "x"]), true),
+            // "X only" is a rule when it is all the sentence says.
+            Shape::Prefer if (c.name("c").is_some() || c.name("a").is_some()) && !short => continue,
+            Shape::Prefer => (named(&["x", "a", "c"]), None, true),
+            Shape::Instruction if !(redirect || said_no) => continue,
+            Shape::Instruction => (named(&["a"]), None, false),
+        };
+        if prefer.is_none() && avoid.is_none() {
+            continue;
+        }
+        return Some(Rule {
+            prefer,
+            avoid,
+            sentence: quoted,
+            explicit,
+        });
+    }
+    None
+}
+
+fn is_question(sentence: &str) -> bool {
+    let lower = sentence.to_ascii_lowercase();
+    let first = lower.split_whitespace().next().unwrap_or("");
+    sentence.trim_end().ends_with('?')
+        || matches!(
+            first,
+            "does"
+                | "do"
+                | "is"
+                | "are"
+                | "can"
+                | "could"
+                | "should"
+                | "would"
+                | "will"
+                | "why"
+                | "how"
+                | "what"
+                | "where"
+                | "when"
+                | "which"
+                | "who"
+                | "did"
+                | "have"
+                | "has"
+                | "was"
+                | "were"
+                | "shall"
+                | "may"
+                | "isn't"
+                | "aren't"
+                | "doesn't"
+                | "didn't"
+                | "if"
+        )
+}
+
+fn is_hedged(sentence: &str) -> bool {
+    let lower = sentence.to_ascii_lowercase();
+    [
+        "not sure",
+        "maybe",
+        "i think",
+        "i wonder",
+        "perhaps",
+        "might",
+        "i guess",
+        "probably",
+        "not certain",
+        "wondering",
+        "what if",
+    ]
+    .iter()
+    .any(|h| lower.contains(h))
+}
+
+/// Leading filler a person puts before the rule itself.
+fn strip_filler(sentence: &str) -> (&str, bool) {
+    let mut s = sentence.trim();
+    let mut negated_start = false;
+    loop {
+        let lower = s.to_ascii_lowercase();
+        let filler = [
+            "no,",
+            "no.",
+            "no!",
+            "nope,",
+            "nope",
+            "ok,",
+            "ok.",
+            "okay,",
+            "also,",
+            "also",
+            "and",
+            "but",
+            "so,",
+            "so",
+            "actually,",
+            "actually",
+            "hmm,",
+            "wait,",
+            "btw,",
+            "btw",
+            "hey,",
+            "remember:",
+            "remember,",
+            "remember to",
+            "note:",
+            "fyi,",
+            "fyi:",
+            "important:",
+            "rule:",
+            "again,",
+            "please note:",
+        ]
+        .iter()
+        .find(|f| {
+            lower.starts_with(*f) && lower[f.len()..].starts_with([' ', ',', ':']) || lower == **f
+        });
+        let Some(f) = filler else { break };
+        negated_start |= f.starts_with("no");
+        s = s[f.len()..]
+            .trim_start_matches([' ', ',', ':', '-'])
+            .trim_start();
+    }
+    (s, negated_start)
+}
+
+/// The things a phrase names, for the key: lower-case words without the filler.
+pub fn salient(phrase: &str) -> String {
+    let mut words: Vec<String> = phrase
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '`' | '\''))
+        .map(|w| {
+            w.trim_matches(|c: char| matches!(c, '.' | '!' | ':'))
+                .to_ascii_lowercase()
+        })
+        .filter(|w| w.len() > 1 && !STOP.contains(&w.as_str()))
+        .take(3)
+        .collect();
+    words.sort();
+    words.join(" ")
+}
+
+/// A captured phrase up to the end of its clause, without the place it is said for
+/// ("npm in this repo" → "npm").
+fn trimmed(m: Option<regex::Match>) -> Option<String> {
+    let text = m?.as_str();
+    let clause = [
+        " - ",
+        " – ",
+        ", ",
+        "; ",
+        " because ",
+        " since ",
+        " so ",
+        " as ",
+    ]
+    .iter()
+    .filter_map(|sep| text.find(sep))
+    .min()
+    .map_or(text, |cut| &text[..cut]);
+    let mut clause = clause.trim().trim_end_matches(['.', '!', ',']).trim();
+    for place in [
+        " in this repo",
+        " in this project",
+        " in this codebase",
+        " in this",
+        " here",
+        " anymore",
+        " anywhere",
+        " either",
+        " at all",
+    ] {
+        if clause.to_ascii_lowercase().ends_with(place) {
+            clause = clause[..clause.len() - place.len()].trim_end();
+        }
+    }
+    (!clause.is_empty()).then(|| clause.to_string())
+}
+
+/// The rules of one message. `redirect`: it followed a rejected or interrupted call, so
+/// a plain instruction ("use pnpm") is a correction too.
+pub fn rules(text: &str, redirect: bool) -> Vec<Rule> {
+    let mut out: Vec<Rule> = Vec::new();
+    for raw in text.split(['\n', '.', '!', ';']) {
+        let (sentence, said_no) = strip_filler(raw);
+        if sentence.len() < 4 || is_question(sentence) || is_hedged(sentence) {
+            continue;
+        }
+        if let Some(rule) = rule_of(sentence, redirect, said_no)
+            && !out.iter().any(|o| key_of(o) == key_of(&rule))
+        {
+            out.push(rule);
+        }
+    }
+    out
+}
+
+/// The rule's key: what it avoids, else what it prefers.
+fn key_of(rule: &Rule) -> String {
+    match (&rule.avoid, &rule.prefer) {
+        (Some(avoid), _) if !salient(avoid).is_empty() => format!("-{}", salient(avoid)),
+        (_, Some(prefer)) => format!("+{}", salient(prefer)),
+        _ => format!("~{}", salient(&rule.sentence)),
+    }
+}
+
+/// (b) The corrections and rules of one session.
+pub fn corrections(session: &[Observation]) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    let mut after_stop = false;
+    let mut rejected_tool: Option<String> = None;
+    for obs in session {
+        let (text, redirect) = match (obs.event, obs.outcome) {
+            (Event::Prompt, _) => (obs.prompt.as_deref(), after_stop),
+            (_, Some(Outcome::Rejected)) => {
+                rejected_tool =
+                    obs.input.command.as_deref().and_then(|c| {
+                        shell::primary(&shell::parse(c)).map(|p| p.tool().to_string())
+                    });
+                after_stop = true;
+                (obs.prompt.as_deref(), true)
+            }
+            (_, Some(Outcome::Blocked)) => {
+                after_stop = true;
+                continue;
+            }
+            _ => {
+                after_stop = false;
+                continue;
+            }
+        };
+        if obs.event == Event::Prompt {
+            after_stop = false;
+        }
+        let Some(text) = text else { continue };
+        for mut rule in rules(text, redirect) {
+            // "use pnpm" as feedback on a rejected `npm install`: pnpm over npm, a rule.
+            if let (true, Some(tool), Some(prefer)) = (
+                rule.avoid.is_none() && redirect && obs.outcome == Some(Outcome::Rejected),
+                &rejected_tool,
+                rule.prefer.clone(),
+            ) && !prefer.split_whitespace().any(|w| w == tool)
+            {
+                rule.avoid = Some(tool.clone());
+                rule.explicit = true;
+                rule.sentence = format!(
+                    "{prefer}, not {tool} (the user rejected `{}` saying \"{}\")",
+                    crate::text::one_line(obs.input.command.as_deref().unwrap_or(tool), 60),
+                    rule.sentence
+                );
+            }
+            let key = format!("rule:{}:{}", obs.project, key_of(&rule));
+            if out.iter().any(|f| f.key == key) {
+                continue;
+            }
+            out.push(finding(obs, key, &rule, text));
+        }
+    }
+    out
+}
+
+fn finding(obs: &Observation, key: String, rule: &Rule, said: &str) -> Finding {
+    let mut f = Finding::seen_in(obs, key, domain_of(&rule.sentence));
+    f.trigger = match (&rule.avoid, &rule.prefer) {
+        (Some(avoid), _) => format!("when about to {} in {}", about(avoid), obs.project),
+        (None, Some(prefer)) if !rule.explicit => {
+            format!("when about to {} in {}", about(prefer), obs.project)
+        }
+        _ => format!("when working in {}", obs.project),
+    };
+    let mut sentence = rule.sentence.clone();
+    if let Some(first) = sentence.get(..1) {
+        sentence = first.to_uppercase() + &sentence[1..];
+    }
+    f.action = format!("{sentence} (the user's rule)");
+    f.title = format!("User rule: {}", crate::text::one_line(&rule.sentence, 60));
+    f.explicit = rule.explicit;
+    f.evidence = format!(
+        "the user said \"{}\" (session {})",
+        crate::text::one_line(said, 160),
+        sid8(&obs.session_id)
+    );
+    f
+}
+
+/// "use npm" → "use npm"; "commit directly to main" → "commit directly to main".
+fn about(phrase: &str) -> String {
+    let words: Vec<&str> = phrase.split_whitespace().take(6).collect();
+    let first = words
+        .first()
+        .map(|w| w.to_ascii_lowercase())
+        .unwrap_or_default();
+    let verbs = [
+        "use", "run", "call", "add", "commit", "push", "edit", "write", "create", "delete",
+        "remove", "install", "make", "put", "import", "merge", "deploy", "rename", "move",
+    ];
+    if verbs.contains(&first.as_str()) {
+        words.join(" ")
+    } else {
+        format!("use {}", words.join(" "))
+    }
+}

@@ -1,0 +1,108 @@
+//! The builtin engine's miners: pure functions from observations to findings, one
+//! file each. (a) error recoveries, (b) the user's corrections and rules, (c) files
+//! edited together across sessions, (d) consistent tool choices per project. What they
+//! never report: tool frequencies, standard sequences (Read→Edit, status→diff→commit),
+//! generic validation, the default choice, diagnostics or destructive commands as a fix.
+
+mod choices;
+mod coedits;
+mod corrections;
+mod recoveries;
+pub mod signature;
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::capture::observation::Observation;
+
+pub use choices::choices;
+pub use coedits::coedits;
+pub use corrections::corrections;
+pub use recoveries::{recoveries, successes};
+
+/// One sighting of a pattern (or, with `opposite`, of its contradiction).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    pub key: String,
+    pub domain: String,
+    pub trigger: String,
+    pub action: String,
+    pub title: String,
+    pub project: Option<String>,
+    pub paths: Vec<String>,
+    pub evidence: String,
+    /// Occurrences already counted outside this batch (ledgers), plus this one.
+    pub known: u32,
+    pub opposite: bool,
+    /// When it was seen (the observation's RFC 3339 time) and in which session.
+    pub at: String,
+    pub session: String,
+    /// A rule the user stated outright: an instinct at once, not after three sightings.
+    pub explicit: bool,
+}
+
+impl Finding {
+    /// A finding seen in `obs`, with the fields every miner fills the same way.
+    fn seen_in(obs: &Observation, key: String, domain: &str) -> Self {
+        Finding {
+            key,
+            domain: domain.to_string(),
+            trigger: String::new(),
+            action: String::new(),
+            title: String::new(),
+            project: Some(obs.project.clone()),
+            paths: Vec::new(),
+            evidence: String::new(),
+            known: 1,
+            opposite: false,
+            at: obs.ts.clone(),
+            session: obs.session_id.clone(),
+            explicit: false,
+        }
+    }
+}
+
+/// Persistent counts for the ledger-based miners.
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Ledger {
+    /// project → "a\u{1f}b" → sessions that edited both.
+    pub coedits: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+    /// project → tool alternative → sessions that used it successfully.
+    pub tools: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+}
+
+fn sid8(session: &str) -> String {
+    session.chars().take(8).collect()
+}
+
+/// A command for a memory's text: one line, bounded, in backticks.
+fn code(text: &str) -> String {
+    format!("`{}`", crate::text::one_line(text, 120).replace('`', "'"))
+}
+
+/// The domain a piece of text most likely belongs to.
+pub fn domain_of(text: &str) -> &'static str {
+    let t = text.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
+    if has(&["test", "pytest", "jest", "nextest", "spec", "vitest"]) {
+        "testing"
+    } else if has(&["git ", "commit", "rebase", "branch", "merge", "push"]) {
+        "git"
+    } else if has(&["secret", "password", "token", "credential"]) {
+        "security"
+    } else if has(&[
+        "format", "style", "naming", "indent", "lint", "clippy", "export",
+    ]) {
+        "code-style"
+    } else if has(&["readme", "docs", "comment", "documentation"]) {
+        "documentation"
+    } else if has(&["slow", "perf", "cache", "faster", "benchmark"]) {
+        "performance"
+    } else {
+        "tooling"
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,472 @@
+//! (a) Error recoveries: a shell command fails, and a few steps later (no user prompt
+//! and no file edit in between: that would be a code fix, not a lesson) a command
+//! that answers the failure succeeds. The lesson is keyed on the failure's signature
+//! and on the kind of fix, so the same lesson seen through other commands is one:
+//! - the same command with an environment variable set, a flag added, or the argument
+//!   the error named changed (`DATABASE_URL=… cargo test`, `python3 -m unittest`);
+//! - a sibling tool or a runner (npm → pnpm, pip → uv, `pytest` → `uv run pytest`,
+//!   `docker compose` → `docker-compose`), or the program the error names;
+//! - a setup step the error asks for, then the same command again (`git config
+//!   user.email …`, `terraform init`).
+//!
+//! Never a fix: diagnostics (looked past), destructive commands (the recovery is
+//! dropped), or the same command again (a flaky failure).
+
+use std::collections::BTreeMap;
+
+use super::signature::{signature, telling_line};
+use super::{Finding, code, domain_of, sid8};
+use crate::capture::observation::{Event, Observation, Outcome};
+use crate::capture::shell::{self, Command};
+
+/// How far after a failure its fix may come.
+const LOOKAHEAD: usize = 12;
+
+/// A fix and how to say it.
+#[derive(Debug, Clone, PartialEq)]
+struct Fix {
+    /// The fix's part of the pattern key: `env:DATABASE_URL`, `use:pnpm`, ...
+    key: String,
+    /// The advice: what to do, with the command that worked.
+    advice: String,
+    /// A short name for the lesson.
+    title: String,
+}
+
+fn shell_command(obs: &Observation) -> Option<&str> {
+    (obs.tool.as_deref() == Some("Bash"))
+        .then_some(obs.input.command.as_deref())
+        .flatten()
+}
+
+/// (a) The recoveries of one session, in order.
+pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for (i, failed) in session.iter().enumerate() {
+        if failed.outcome != Some(Outcome::Error) {
+            continue;
+        }
+        let Some(line) = shell_command(failed) else {
+            continue;
+        };
+        // A failed look can still teach a set-up step; a destructive command never.
+        if shell::line_is_destructive(line) {
+            continue;
+        }
+        let error = failed.error.as_deref().unwrap_or("");
+        let sig = signature(error);
+        let cmds = shell::parse(line);
+        let Some(fail) = shell::primary(&cmds) else {
+            continue;
+        };
+        if sig.is_empty() {
+            continue;
+        }
+        let Some((fix, fixed_line)) = find_fix(&session[i + 1..], fail, line, error) else {
+            continue;
+        };
+        // Where the fix is general (another tool, absolute paths), the failure's
+        // wording does not split the lesson: it is keyed on the project instead.
+        let key = if fix.key == "absolute-path" {
+            format!("recover:{}=>absolute-path", failed.project)
+        } else if fix.key.starts_with("use:") {
+            format!("recover:{}:{}=>{}", failed.project, fail.tool(), fix.key)
+        } else {
+            format!("recover:{sig}=>{}", fix.key)
+        };
+        // One sighting per session: the same failure fixed twice is one lesson seen once.
+        if out.iter().any(|f| f.key == key) {
+            continue;
+        }
+        let why = crate::text::one_line(telling_line(error), 100);
+        let mut f = Finding::seen_in(
+            failed,
+            key,
+            domain_of(&format!("{} {}", fail.shape(), fixed_line)),
+        );
+        f.trigger = format!("when `{}` fails with \"{why}\"", fail.shape());
+        f.action = fix.advice;
+        f.title = fix.title;
+        f.evidence = format!(
+            "{} failed (\"{why}\"); {} worked (session {})",
+            code(line),
+            code(fixed_line),
+            sid8(&failed.session_id)
+        );
+        out.push(f);
+    }
+    out
+}
+
+/// Looks past diagnostics for the command that answered the failure.
+fn find_fix<'a>(
+    later: &'a [Observation],
+    fail: &Command,
+    fail_line: &str,
+    error: &str,
+) -> Option<(Fix, &'a str)> {
+    let mut setup: Option<Command> = None;
+    let mut prompts = 0;
+    for obs in later.iter().take(LOOKAHEAD) {
+        // The user may answer a question on the way (an email for `git config`); a
+        // second prompt is another task.
+        if obs.event == Event::Prompt {
+            prompts += 1;
+            if prompts > 1 {
+                return None;
+            }
+            continue;
+        }
+        if obs
+            .tool
+            .as_deref()
+            .is_some_and(crate::capture::payload::is_edit_tool)
+        {
+            // The code changed: whatever works now, the fix was the edit.
+            return None;
+        }
+        let Some(line) = shell_command(obs) else {
+            continue;
+        };
+        if shell::line_is_destructive(line) {
+            return None;
+        }
+        let cmds = shell::parse(line);
+        let Some(next) = shell::primary(&cmds) else {
+            continue;
+        };
+        let ok = obs.outcome == Some(Outcome::Success);
+        // A look is no fix, unless it is the failed look done with the right tool.
+        if shell::line_is_diagnostic(line) {
+            let sibling =
+                relate(fail, fail_line, error, next, &cmds).filter(|f| f.key.starts_with("use:"));
+            match sibling {
+                Some(fix) if ok => return Some((fix, line)),
+                _ => continue,
+            }
+        }
+        if next.text() == fail.text() {
+            if !ok {
+                continue;
+            }
+            // The same command works now: behind a set-up command on the same line, or
+            // after a step that answered the error, that is the lesson; with nothing
+            // in between the failure was flaky.
+            if let Some(fix) = prefixed(next, &cmds).or_else(|| moved(fail_line, line, error)) {
+                return Some((fix, line));
+            }
+            // A step the agent put in front of the same command on the same line.
+            let before_fail: Vec<String> =
+                shell::parse(fail_line).iter().map(Command::text).collect();
+            let on_the_line = cmds.iter().find(|c| {
+                c.text() != next.text()
+                    && !shell::is_setup(c)
+                    && !shell::is_diagnostic(c)
+                    && !before_fail.contains(&c.text())
+            });
+            let step = on_the_line.cloned().or(setup.take())?;
+            return Some((
+                Fix {
+                    key: format!("first:{}", step.shape()),
+                    advice: format!(
+                        "run {} first, then {} again",
+                        code(&without_values(&step)),
+                        code(&fail.shape())
+                    ),
+                    title: format!("{} before {}", step.shape(), fail.shape()),
+                },
+                line,
+            ));
+        }
+        if !ok {
+            continue;
+        }
+        let related = cmds
+            .iter()
+            .filter(|c| !shell::is_setup(c) && !shell::is_diagnostic(c))
+            .find_map(|c| relate(fail, fail_line, error, c, &cmds));
+        if let Some(fix) = related {
+            return Some((fix, line));
+        }
+        if setup.is_none() && answers(error, next) {
+            setup = Some(next.clone());
+        }
+    }
+    None
+}
+
+/// A step as advice for anyone: its program, verb and setting, not the values a person
+/// gave it (`git config user.name …`, not their name).
+fn without_values(step: &Command) -> String {
+    let mut shown: Vec<&str> = vec![step.tool()];
+    let mut values = 0;
+    for arg in &step.args {
+        let is_value =
+            arg.contains([' ', '@', '"', '\'']) || shown.len() >= 3 && !arg.starts_with('-');
+        if is_value {
+            values += 1;
+            continue;
+        }
+        shown.push(arg);
+    }
+    let mut text = shown.join(" ");
+    if values > 0 {
+        text.push_str(" …");
+    }
+    text
+}
+
+/// Whether a different command looks like the step the error asked for: the error
+/// names two of its words in a row (`terraform init`, `git config`, `playwright
+/// install`, `update-kubeconfig`).
+fn answers(error: &str, step: &Command) -> bool {
+    let lower = error.to_ascii_lowercase();
+    let words: Vec<String> = std::iter::once(step.tool().to_string())
+        .chain(step.words().map(str::to_string))
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    words
+        .windows(2)
+        .any(|pair| pair[0].len() > 2 && pair[1].len() > 2 && lower.contains(&pair.join(" ")))
+        || words
+            .iter()
+            .any(|w| w.len() > 8 && w.contains('-') && lower.contains(w.as_str()))
+}
+
+/// The same command from an absolute folder after `cd <relative>` failed: the shell
+/// stays where an earlier `cd` left it.
+fn moved(fail_line: &str, fix_line: &str, error: &str) -> Option<Fix> {
+    let cd = |line: &str| {
+        shell::parse(line)
+            .into_iter()
+            .find(|c| c.tool() == "cd")
+            .and_then(|c| c.words().next().map(str::to_string))
+    };
+    let (from, to) = (cd(fail_line)?, cd(fix_line)?);
+    let relative = !from.starts_with(['/', '~']);
+    (relative && to.starts_with('/') && error.contains(from.as_str())).then(|| Fix {
+        key: "absolute-path".into(),
+        advice: format!(
+            "use absolute paths: the shell stays in the folder an earlier `cd` moved to; {}",
+            code(fix_line)
+        ),
+        title: "absolute paths in the shell".into(),
+    })
+}
+
+/// The same command behind a set-up command (`source .venv/bin/activate && pytest`).
+fn prefixed(next: &Command, cmds: &[Command]) -> Option<Fix> {
+    let first = cmds
+        .iter()
+        .find(|c| shell::is_setup(c) && c.tool() != "cd")?
+        .text();
+    Some(Fix {
+        key: format!("prefix:{first}"),
+        advice: format!("run it after {}: {}", code(&first), code(&next.text())),
+        title: format!("{} after {first}", next.shape()),
+    })
+}
+
+/// Runner prefixes that run another tool: `uv run X`, `poetry run X`, `pnpm exec X`.
+fn inner_tool(cmd: &Command) -> Option<String> {
+    let words: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+    let after = |n: usize| {
+        words
+            .get(n)
+            .map(|w| w.rsplit('/').next().unwrap_or(w).to_string())
+    };
+    match (cmd.tool(), words.first().copied()) {
+        ("uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye", Some("run")) => after(1),
+        ("pnpm" | "yarn" | "npm" | "bun", Some("exec" | "dlx" | "x")) => after(1),
+        ("bundle", Some("exec")) => after(1),
+        ("npx" | "bunx" | "pnpx", _) => after(0),
+        ("python" | "python3", Some("-m")) => after(1),
+        // `go run github.com/x/tool/v2/cmd/tool@v2.1.6`
+        ("go", Some("run")) => after(1).map(|t| t.split('@').next().unwrap_or(&t).to_string()),
+        _ => None,
+    }
+}
+
+/// Tools that stand in for one another.
+const SIBLINGS: &[&[&str]] = &[
+    &["npm", "pnpm", "yarn", "bun"],
+    &["npx", "pnpx", "bunx"],
+    &["pip", "pip3", "uv", "poetry", "pipx", "conda"],
+    &["python", "python3"],
+    &["docker-compose", "docker compose"],
+    &["cargo test", "cargo nextest"],
+    &["pytest", "unittest", "nose2"],
+    &["yarn", "corepack"],
+];
+
+fn siblings(a: &str, b: &str) -> bool {
+    a != b && SIBLINGS.iter().any(|g| g.contains(&a) && g.contains(&b))
+}
+
+/// A name for the fixing tool: `docker compose` is one tool, `cargo nextest` too.
+fn tool_name(cmd: &Command) -> String {
+    match (cmd.tool(), cmd.verb()) {
+        ("docker", Some("compose")) => "docker compose".into(),
+        ("cargo", Some("nextest")) => "cargo nextest".into(),
+        ("cargo", Some("test")) => "cargo test".into(),
+        ("apt" | "apt-get", Some("install")) => "apt install".into(),
+        _ => cmd.tool().to_string(),
+    }
+}
+
+/// How a successful command relates to the failed one, if it is its fix.
+fn relate(
+    fail: &Command,
+    fail_line: &str,
+    error: &str,
+    next: &Command,
+    next_cmds: &[Command],
+) -> Option<Fix> {
+    let lower_error = error.to_ascii_lowercase();
+    let (from, to) = (tool_name(fail), tool_name(next));
+    // The whole line that worked, set-up steps included.
+    let whole: Vec<String> = next_cmds.iter().map(Command::text).collect();
+    let shown = code(&whole.join(" && "));
+    // The same tool from another place (`.venv/bin/pytest` for `pytest`).
+    if fail.tool() == next.tool() && fail.program != next.program {
+        return Some(Fix {
+            key: format!("path:{}", next.program),
+            advice: format!("run `{}` (not `{}`): {shown}", next.program, fail.program),
+            title: format!("{} for {}", next.program, fail.shape()),
+        });
+    }
+    // The same program and verb, changed.
+    if from == to && fail.verb() == next.verb() {
+        let new_env: Vec<&str> = next
+            .env_names()
+            .filter(|n| !fail.env_names().any(|o| o == *n))
+            .collect();
+        if let Some(name) = new_env.first() {
+            return Some(Fix {
+                key: format!("env:{name}"),
+                advice: format!("set {name}: {shown}"),
+                title: format!("{} needs {name}", fail.shape()),
+            });
+        }
+        let new_flags: Vec<&str> = next
+            .flags()
+            .filter(|f| !fail.flags().any(|o| o == *f))
+            .collect();
+        if let Some(flag) = new_flags.first() {
+            return Some(Fix {
+                key: format!("flag:{flag}"),
+                advice: format!("add `{flag}`: {shown}"),
+                title: format!("{} needs {flag}", fail.shape()),
+            });
+        }
+        let old_words: Vec<&str> = fail.words().collect();
+        let new_words: Vec<&str> = next.words().collect();
+        let gone: Vec<&str> = old_words
+            .iter()
+            .copied()
+            .filter(|w| !new_words.contains(w))
+            .collect();
+        if !gone.is_empty()
+            && gone
+                .iter()
+                .any(|w| lower_error.contains(&w.to_ascii_lowercase()))
+        {
+            let changed: Vec<&str> = new_words
+                .iter()
+                .copied()
+                .filter(|w| !old_words.contains(w))
+                .collect();
+            let absolute = changed
+                .iter()
+                .any(|w| w.starts_with('/') || w.contains(":\\"));
+            return Some(if absolute {
+                Fix {
+                    key: "absolute-path".into(),
+                    advice: format!(
+                        "use absolute paths: the shell stays in the folder an earlier `cd` moved to; {shown}"
+                    ),
+                    title: "absolute paths in the shell".into(),
+                }
+            } else {
+                Fix {
+                    key: format!("arg:{}", changed.first().copied().unwrap_or("")),
+                    advice: format!("run {shown} instead"),
+                    title: format!("{} instead of {}", next.shape(), fail.shape()),
+                }
+            });
+        }
+        // A `cd` into another folder first: the command was run from the wrong place.
+        return None;
+    }
+    // Run through a runner (`uv run pytest`), or the runner's module changed
+    // (`python3 -m unittest` after `python3 -m pytest`).
+    let inner = inner_tool(next);
+    let fail_inner = inner_tool(fail).unwrap_or_else(|| fail.tool().to_string());
+    if let Some(inner) = &inner {
+        if *inner == fail_inner && next.tool() != fail.tool() {
+            let runner = format!("{} {}", next.tool(), next.verb().unwrap_or(""));
+            return Some(Fix {
+                key: format!("use:{runner}"),
+                advice: format!("run it through `{runner}`: {shown}"),
+                title: format!("{runner} {fail_inner}"),
+            });
+        }
+        if fail.tool() == next.tool() && siblings(&fail_inner, inner) {
+            return Some(Fix {
+                key: format!("use:{inner}"),
+                advice: format!("use {inner} instead of {fail_inner}: {shown}"),
+                title: format!("{inner} instead of {fail_inner}"),
+            });
+        }
+    }
+    if to == from && next.args == fail.args {
+        return prefixed(next, next_cmds);
+    }
+    // A sibling tool, or the program the error names.
+    if siblings(&from, &to)
+        || (to.len() > 1 && names_program(&lower_error, &to) && !fail_line.contains(&to))
+    {
+        return Some(Fix {
+            key: format!("use:{to}"),
+            advice: format!("use {to} instead of {from}: {shown}"),
+            title: format!("{to} instead of {from}"),
+        });
+    }
+    None
+}
+
+/// Whether the error text names `program` as a thing to run.
+fn names_program(error: &str, program: &str) -> bool {
+    let p = program.to_ascii_lowercase();
+    [
+        format!("use \"{p}"),
+        format!("use `{p}"),
+        format!("use '{p}"),
+        format!("run \"{p}"),
+        format!("run `{p}"),
+        format!("run '{p}"),
+        format!("use {p} "),
+        format!("run {p} "),
+        format!("try {p}"),
+        format!("install {p}"),
+    ]
+    .iter()
+    .any(|needle| error.contains(needle.as_str()))
+}
+
+/// Successful runs of a command shape per project: evidence against a recovery
+/// instinct that says this command fails.
+pub fn successes(batch: &[Observation]) -> BTreeMap<(String, String), u32> {
+    let mut out = BTreeMap::new();
+    for obs in batch {
+        if obs.event != Event::Post {
+            continue;
+        }
+        if let Some(cmd) =
+            shell_command(obs).and_then(|l| shell::primary(&shell::parse(l)).cloned())
+        {
+            *out.entry((obs.project.clone(), cmd.shape())).or_insert(0) += 1;
+        }
+    }
+    out
+}

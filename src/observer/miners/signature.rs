@@ -1,0 +1,171 @@
+//! The signature of a failure: the line of the error that says what went wrong, with
+//! what varies between sightings (numbers, paths, hashes, versions) masked, so the same
+//! failure seen through different commands or files is recognised as one.
+
+/// Lines that say only that something failed, not why.
+fn is_bare_status(line: &str) -> bool {
+    let l = line.to_ascii_lowercase();
+    let l = l.trim_start_matches("error: ");
+    l.starts_with("exit code")
+        || l.starts_with("exit status")
+        || l.starts_with("process completed with exit code")
+        || l.starts_with("command failed")
+        || l.starts_with("error: command failed")
+        || l.starts_with("elifecycle")
+        || l.starts_with("npm err! a complete log")
+        || l.trim().is_empty()
+}
+
+/// Words that mark the telling line, strongest first.
+const TELLING: &[&str] = &[
+    "command not found",
+    "no module named",
+    "externally-managed-environment",
+    "only-allow",
+    "use \"",
+    "use `",
+    "please run",
+    "run `",
+    "requires",
+    "not found",
+    "no such file",
+    "permission denied",
+    "unknown",
+    "is not a docker command",
+    "error[",
+    "error:",
+    "err!",
+    "fatal:",
+    "exception",
+    "cannot",
+    "could not",
+    "failed",
+];
+
+/// The telling line of an error excerpt (lines may be joined with ` | `).
+pub fn telling_line(error: &str) -> &str {
+    let lines: Vec<&str> = error
+        .split(['\n', '|'])
+        .map(str::trim)
+        .filter(|l| !is_bare_status(l) && l.chars().any(char::is_alphabetic))
+        .collect();
+    for word in TELLING {
+        if let Some(line) = lines.iter().find(|l| l.to_ascii_lowercase().contains(word)) {
+            return line;
+        }
+    }
+    lines.first().copied().unwrap_or("")
+}
+
+/// The masked signature of an error: lower case, numbers → `N`, paths → their last
+/// component, long hex → `H`, at most twelve words.
+pub fn signature(error: &str) -> String {
+    let line = unquoted(telling_line(error));
+    let mut out: Vec<String> = Vec::new();
+    for word in line.split_whitespace().take(16) {
+        let w = word.trim_end_matches([',', ';']);
+        let w = if w.contains('/') && w.len() > 1 {
+            w.trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or(w)
+                .to_string()
+        } else {
+            w.to_string()
+        };
+        let masked = mask(&w.to_ascii_lowercase());
+        if !masked.is_empty() {
+            out.push(masked);
+        }
+        if out.len() >= 12 {
+            break;
+        }
+    }
+    out.join(" ")
+}
+
+/// The line with what it quotes masked: names of resources, modules and files vary
+/// between sightings of the same failure.
+fn unquoted(line: &str) -> String {
+    let mut out = String::new();
+    let mut open: Option<char> = None;
+    for c in line.chars() {
+        match open {
+            Some(q) if c == q || (q == '‘' && c == '’') || (q == '“' && c == '”') => {
+                open = None;
+                out.push('_');
+                out.push(c);
+            }
+            Some(_) => {}
+            None if matches!(c, '"' | '`' | '‘' | '“') => {
+                open = Some(c);
+                out.push(c);
+            }
+            // An apostrophe inside a word (don't) is no quote.
+            None if c == '\'' && !out.ends_with(|p: char| p.is_alphanumeric()) => {
+                open = Some(c);
+                out.push(c);
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+fn mask(word: &str) -> String {
+    let hexy = word.len() >= 7 && word.chars().all(|c| c.is_ascii_hexdigit());
+    if hexy && word.chars().any(|c| c.is_ascii_digit()) {
+        return "H".into();
+    }
+    let mut out = String::new();
+    let mut in_number = false;
+    for c in word.chars() {
+        if c.is_ascii_digit() {
+            if !in_number {
+                out.push('N');
+            }
+            in_number = true;
+        } else if c == '.' && in_number {
+            // 1.2.3 stays one number.
+        } else {
+            in_number = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_telling_line_masked() {
+        let npm = "Exit code 1 | npm ERR! code 1 | Use \"pnpm install\" for installation in this project. | npm ERR! A complete log of this run";
+        assert_eq!(
+            signature(npm),
+            "use \"_\" for installation in this project."
+        );
+        let build = "Exit code 1\nUse \"pnpm install\" for installation in this project.";
+        assert_eq!(
+            signature(build),
+            signature(npm),
+            "same failure, other command"
+        );
+        assert_eq!(
+            signature("Exit code 127\n(eval):1: command not found: pytest"),
+            "(eval):N: command not found: pytest"
+        );
+        assert_eq!(
+            signature(
+                "error: externally-managed-environment\n× This environment is externally managed"
+            ),
+            "error: externally-managed-environment"
+        );
+        assert_eq!(
+            signature("ModuleNotFoundError: No module named 'psycopg2' at /home/a/x/y.py:12"),
+            signature("ModuleNotFoundError: No module named 'psycopg2' at /srv/b/y.py:99")
+        );
+        assert_eq!(signature("Exit code 1"), "");
+    }
+}
