@@ -170,6 +170,28 @@ impl InvalidFile {
     }
 }
 
+/// The last `max` bytes of a regular file, or `None` for anything else. Opened
+/// non-blocking and checked after opening, so a FIFO, a device or a link to
+/// `/dev/zero` named by a payload can neither hang nor flood a hook.
+pub fn read_tail(path: &Path, max: u64) -> Option<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    file.seek(SeekFrom::Start(meta.len().saturating_sub(max)))
+        .ok()?;
+    let mut tail = Vec::new();
+    file.take(max).read_to_end(&mut tail).ok()?;
+    Some(tail)
+}
+
 /// A JSON state file of ours, or the default when it is missing or does not parse
 /// (state is rebuildable; a torn or hand-broken file must not stop anything).
 pub fn read_json_or_default<T: serde::de::DeserializeOwned + Default>(path: &Path) -> T {

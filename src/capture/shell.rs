@@ -375,6 +375,21 @@ fn simple(segment: &str) -> Option<Command> {
 /// Commands that only look: they never fix anything, so they are never learned as a
 /// fix (a failure followed by `ls` and then the real fix is about the real fix).
 pub fn is_diagnostic(cmd: &Command) -> bool {
+    /// Options that make any tool list or describe instead of act.
+    const LISTING: &[&str] = &[
+        "--markers",
+        "--collect-only",
+        "--co",
+        "--fixtures",
+        "--list",
+        "--help",
+        "--version",
+        "--dry-run",
+        "--list-tests",
+    ];
+    if cmd.flags().any(|f| LISTING.contains(&f)) {
+        return true;
+    }
     let verb = cmd.verb().unwrap_or("");
     match cmd.tool() {
         "ls" | "ll" | "cat" | "head" | "tail" | "less" | "more" | "pwd" | "tree" | "wc"

@@ -161,7 +161,11 @@ fn replay_file(ctx: &Ctx, file: &Path, seen: &mut HashSet<u64>, tally: &mut Tall
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let path = file.display().to_string();
+    // Hooks read the transcript's tail by its absolute path, as Claude Code gives it.
+    let path = std::path::absolute(file)
+        .unwrap_or_else(|_| file.to_path_buf())
+        .display()
+        .to_string();
     let t = transcript::read(&text, &stem, &path, seen, ctx.now);
     tally.unreadable_lines += t.unreadable;
     tally.copied += t.copied;

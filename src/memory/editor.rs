@@ -50,6 +50,23 @@ impl<'a> Editor<'a> {
         body::append_bullet(self.doc, heading, bullet);
     }
 
+    /// Replaces the body's `# ` heading line (only that line), if it differs.
+    pub fn set_title(&mut self, title: &str) {
+        let body = self.doc.body();
+        let Some(start) = body
+            .lines()
+            .position(|l| l.starts_with("# "))
+            .map(|n| body.lines().take(n).map(|l| l.len() + 1).sum::<usize>())
+        else {
+            return;
+        };
+        let end = body[start..].find('\n').map_or(body.len(), |e| start + e);
+        let wanted = format!("# {}", crate::text::one_line(title, 120));
+        if body[start..end] != wanted {
+            self.doc.splice_body(start..end, &wanted);
+        }
+    }
+
     pub fn replace_section(&mut self, name: &str, content: &str) {
         body::replace_section(self.doc, name, content);
     }

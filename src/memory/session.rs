@@ -21,7 +21,10 @@ pub const MAX_FILES: usize = 50;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Facts {
     pub tools: Vec<String>,
+    /// Edited files inside the project, relative to it.
     pub files: Vec<String>,
+    /// Edited files outside the project, as given.
+    pub outside: Vec<String>,
     pub errors: usize,
 }
 
@@ -30,6 +33,7 @@ pub struct Facts {
 pub fn facts(observations: &[Observation], project: Option<&Project>) -> Facts {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     let mut files: Vec<String> = Vec::new();
+    let mut outside: Vec<String> = Vec::new();
     let mut errors = 0;
     for obs in observations {
         let Some(tool) = obs.tool.as_deref() else {
@@ -44,18 +48,26 @@ pub fn facts(observations: &[Observation], project: Option<&Project>) -> Facts {
             && let Some(path) = &obs.input.file_path
         {
             let shown = project.map_or_else(|| path.clone(), |p| project::relative_to(p, path));
-            if !files.contains(&shown) {
-                files.push(shown);
+            let list = if shown.starts_with('/') && project.is_some() {
+                &mut outside
+            } else {
+                &mut files
+            };
+            if !list.contains(&shown) {
+                list.push(shown);
             }
         }
     }
     let mut tools: Vec<(&str, usize)> = counts.into_iter().collect();
     tools.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    files.sort();
-    files.truncate(MAX_FILES);
+    for list in [&mut files, &mut outside] {
+        list.sort();
+        list.truncate(MAX_FILES);
+    }
     Facts {
         tools: tools.into_iter().map(|(t, _)| t.to_string()).collect(),
         files,
+        outside,
         errors,
     }
 }
@@ -66,11 +78,17 @@ pub fn file_name(started: DateTime<Utc>, session_id: &str) -> String {
     format!("{}-{sid8}.md", started.format("%Y-%m-%dT%H%M%SZ"))
 }
 
-fn files_section(files: &[String]) -> String {
-    if files.is_empty() {
-        return "- (none recorded)\n".to_string();
+fn files_section(facts: &Facts) -> String {
+    let mut out: String = if facts.files.is_empty() {
+        "- (none recorded)\n".to_string()
+    } else {
+        facts.files.iter().map(|f| format!("- {f}\n")).collect()
+    };
+    if !facts.outside.is_empty() {
+        out.push_str("\nOutside the project:\n\n");
+        out.extend(facts.outside.iter().map(|f| format!("- {f}\n")));
     }
-    files.iter().map(|f| format!("- {f}\n")).collect()
+    out
 }
 
 /// Who the session is.
@@ -80,6 +98,8 @@ pub struct Identity<'a> {
     pub directory: &'a str,
     pub started: DateTime<Utc>,
     pub continues_from: Option<&'a str>,
+    /// Claude Code's title for the session, else its first request.
+    pub title: Option<&'a str>,
 }
 
 /// Writes or refreshes the summary at `path`. Returns the path.
@@ -102,7 +122,10 @@ pub fn write(
             )?;
             file.set("turns", &Scalar::Int(i64::from(turns)), &["tools_used"])?;
             file.set("errors", &Scalar::Int(facts.errors as i64), &["turns"])?;
-            file.replace_section("Files touched", &files_section(&facts.files));
+            file.replace_section("Files touched", &files_section(facts));
+            if let Some(title) = who.title {
+                file.set_title(title);
+            }
             Ok(())
         })?;
         return Ok(path);
@@ -122,11 +145,10 @@ pub fn write(
     if let Some(c) = who.continues_from {
         fields.push(("continues_from", text(c)));
     }
-    let body = format!(
-        "# Session: {}\n\n## Files touched\n\n{}",
-        who.project,
-        files_section(&facts.files)
-    );
+    let title = who
+        .title
+        .map_or_else(|| format!("Session: {}", who.project), str::to_string);
+    let body = format!("# {title}\n\n## Files touched\n\n{}", files_section(facts));
     store.create(&path, &new_file(&fields, &body))?;
     Ok(path)
 }
@@ -170,7 +192,8 @@ mod tests {
         ];
         let f = facts(&list, Some(&project));
         assert_eq!(f.tools, ["Bash", "Edit", "Read", "Write"]);
-        assert_eq!(f.files, ["/elsewhere/c.md", "src/b.rs"]);
+        assert_eq!(f.files, ["src/b.rs"]);
+        assert_eq!(f.outside, ["/elsewhere/c.md"]);
         assert_eq!(f.errors, 1);
     }
 

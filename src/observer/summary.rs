@@ -1,63 +1,163 @@
-//! The `## Summary` of each session a batch touched: what was asked, what failed and
-//! whether it was fixed, and what the session touched.
+//! The `## Summary` of each session a batch touched, for a person to read: what was
+//! asked (the first line of each request), what failed and whether it was fixed, and
+//! how the session ended (the first sentence of the last answer).
 
 use crate::capture::hook_state;
-use crate::capture::observation::{Event, Observation};
-use crate::capture::project;
+use crate::capture::observation::{Observation, Outcome};
+use crate::capture::shell;
 use crate::memory::stem;
 use crate::observer::miners;
 use crate::observer::ops::Op;
 use crate::paths::Paths;
+use crate::text::one_line;
 
-/// A factual `## Summary` for every session of the batch whose summary file exists.
+/// The most requests and failures a summary lists.
+const MAX_LINES: usize = 6;
+
+/// A `## Summary` for every session of the batch whose summary file exists.
 pub fn ops(paths: &Paths, sessions: &[Vec<Observation>]) -> Vec<Op> {
     let mut ops = Vec::new();
     for session in sessions {
         let Some(first) = session.first() else {
             continue;
         };
-        let Some(file) = hook_state::read(paths, &first.session_id).session_file else {
+        let memo = hook_state::read(paths, &first.session_id);
+        let Some(file) = memo.session_file else {
             continue;
         };
-        let name = stem(std::path::Path::new(&file));
         let all = crate::capture::observation::of_session(paths, &first.session_id);
-        let tools = all.iter().filter(|o| o.tool.is_some()).count();
-        let failures: Vec<&Observation> =
-            all.iter().filter(|o| o.event == Event::Failure).collect();
-        let prompts = all.iter().filter(|o| o.event == Event::Prompt).count();
-        let facts = crate::memory::session::facts(&all, project::of(&first.cwd).as_ref());
-        let mut text = format!(
-            "{tools} tool calls ({}), {} failed, over {prompts} prompts.",
-            facts
-                .tools
-                .iter()
-                .take(3)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", "),
-            failures.len()
-        );
-        if !facts.files.is_empty() {
-            text.push_str(&format!(
-                " Edited {} file(s), among them {}.",
-                facts.files.len(),
-                facts
-                    .files
-                    .iter()
-                    .take(3)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        let recoveries = miners::recoveries(&all);
-        if let Some(r) = recoveries.first() {
-            text.push_str(&format!(" Recovered from a failure: {}.", r.title));
+        let summary = summarize(&all, memo.last_answer.as_deref());
+        if summary.is_empty() {
+            continue;
         }
         ops.push(Op::SummarizeSession {
-            session: name,
-            summary: text,
+            session: stem(std::path::Path::new(&file)),
+            summary,
         });
     }
     ops
+}
+
+/// The summary text of one session's observations.
+pub fn summarize(all: &[Observation], last_answer: Option<&str>) -> String {
+    let mut out = String::new();
+    let requests: Vec<String> = all
+        .iter()
+        .filter_map(|o| o.prompt.as_deref().filter(|_| o.tool.is_none()))
+        .filter_map(|p| p.lines().map(str::trim).find(|l| !l.is_empty()))
+        .map(|l| one_line(l, 100))
+        .collect();
+    if !requests.is_empty() {
+        out.push_str("Asked:\n");
+        for r in requests.iter().take(MAX_LINES) {
+            out.push_str(&format!("- {r}\n"));
+        }
+        if requests.len() > MAX_LINES {
+            out.push_str(&format!("- … and {} more\n", requests.len() - MAX_LINES));
+        }
+    }
+    let fixed = miners::recoveries(all);
+    let failed: Vec<&Observation> = all
+        .iter()
+        .filter(|o| o.outcome == Some(Outcome::Error) && o.tool.as_deref() == Some("Bash"))
+        .filter(|o| !shell::line_is_diagnostic(o.input.command.as_deref().unwrap_or("")))
+        .collect();
+    if !failed.is_empty() {
+        out.push_str("Failed:\n");
+        let mut shown = Vec::new();
+        for obs in &failed {
+            let line = obs.input.command.as_deref().unwrap_or("");
+            let shape = shell::primary(&shell::parse(line)).map_or_else(String::new, |c| c.shape());
+            if shape.is_empty() || shown.contains(&shape) {
+                continue;
+            }
+            let why = obs
+                .error
+                .as_deref()
+                .map(miners::signature::telling_line)
+                .unwrap_or("");
+            let fix = fixed.iter().find(|f| f.at == obs.ts).map_or_else(
+                || "not fixed".to_string(),
+                |f| format!("fixed: {}", f.action),
+            );
+            out.push_str(&format!(
+                "- `{shape}`: {} ({})\n",
+                one_line(why, 80),
+                one_line(&fix, 120)
+            ));
+            shown.push(shape);
+            if shown.len() >= MAX_LINES {
+                break;
+            }
+        }
+    }
+    if let Some(answer) = last_answer.filter(|a| !a.is_empty()) {
+        out.push_str(&format!("Outcome: {}\n", one_line(answer, 200)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::observation::{Event, Input};
+
+    fn obs(
+        event: Event,
+        tool: Option<&str>,
+        command: Option<&str>,
+        outcome: Option<Outcome>,
+    ) -> Observation {
+        Observation {
+            ts: "2026-02-20T12:00:00.000Z".into(),
+            event,
+            session_id: "s".into(),
+            cwd: "/p".into(),
+            project: "p".into(),
+            tool: tool.map(str::to_string),
+            input: Input {
+                command: command.map(str::to_string),
+                ..Input::default()
+            },
+            outcome,
+            error: None,
+            prompt: None,
+        }
+    }
+
+    #[test]
+    fn requests_failures_and_the_outcome() {
+        let mut ask = obs(Event::Prompt, None, None, None);
+        ask.prompt = Some("add a CSV export\nwith these columns: a, b".into());
+        let mut fail = obs(
+            Event::Failure,
+            Some("Bash"),
+            Some("npm install"),
+            Some(Outcome::Error),
+        );
+        fail.error =
+            Some("Exit code 1\nUse \"pnpm install\" for installation in this project.".into());
+        fail.ts = "2026-02-20T12:00:01.000Z".into();
+        let fix = obs(
+            Event::Post,
+            Some("Bash"),
+            Some("pnpm install"),
+            Some(Outcome::Success),
+        );
+        let mut broken = obs(
+            Event::Failure,
+            Some("Bash"),
+            Some("cargo test"),
+            Some(Outcome::Error),
+        );
+        broken.error = Some("test x ... FAILED".into());
+        let text = summarize(
+            &[ask, fail, fix, broken],
+            Some("The export command is in src/export.rs."),
+        );
+        assert_eq!(
+            text,
+            "Asked:\n- add a CSV export\nFailed:\n- `npm install`: Use \"pnpm install\" for installation in this project. (fixed: use pnpm instead of npm: `pnpm install`)\n- `cargo test`: test x ... FAILED (not fixed)\nOutcome: The export command is in src/export.rs.\n"
+        );
+    }
 }

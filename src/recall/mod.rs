@@ -193,16 +193,18 @@ pub fn session_start(
                 .then(a.name.cmp(&b.name))
         });
     }
-    start.last_session = last_session(index, reader, project, exclude_session, now)?;
+    start.last_session = last_session(index, reader, project, exclude_session, None, now)?;
     Ok(start)
 }
 
-/// The newest session summary of `project` other than `exclude`.
+/// The newest session summary of `project` other than `exclude`, started no later than
+/// `before` when given.
 pub fn last_session(
     index: &Index,
     reader: &IndexReader,
     project: &str,
     exclude: Option<&str>,
+    before: Option<i64>,
     now: i64,
 ) -> Result<Option<Item>, IndexError> {
     let f = index.fields();
@@ -211,10 +213,10 @@ pub fn last_session(
         (Occur::Must, term(f.kind, Kind::Session.name())),
         (Occur::Must, term(f.scope, project)),
     ]);
-    let top = TopDocs::with_limit(2).order_by_fast_field::<i64>("last_seen", Order::Desc);
+    let top = TopDocs::with_limit(20).order_by_fast_field::<i64>("last_seen", Order::Desc);
     for (_, address) in searcher.search(&sessions, &top)? {
         let item = load(&searcher, f, address, now)?;
-        if Some(item.id.as_str()) != exclude {
+        if Some(item.id.as_str()) != exclude && before.is_none_or(|b| item.date <= b) {
             return Ok(Some(item));
         }
     }

@@ -82,6 +82,54 @@ pub fn dialogue(text: &str) -> String {
     out
 }
 
+/// The first sentence of the agent's last answer in a transcript's tail (main thread,
+/// text, not a tool call), redacted and bounded: how the session ended.
+pub fn last_answer(tail: &str) -> Option<String> {
+    for line in tail.lines().rev() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if v.get("type").and_then(Value::as_str) != Some("assistant")
+            || v.get("isSidechain").and_then(Value::as_bool) == Some(true)
+        {
+            continue;
+        }
+        let text = v
+            .pointer("/message/content")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let text = text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        // The first sentence that says something ("Perfect!" does not).
+        let mut rest = text;
+        let mut first = "";
+        while !rest.is_empty() {
+            let end = rest
+                .char_indices()
+                .find(|&(i, c)| {
+                    c == '\n'
+                        || (matches!(c, '.' | '!' | '?') && rest[i + 1..].starts_with([' ', '\n']))
+                })
+                .map_or(rest.len(), |(i, c)| i + c.len_utf8());
+            first = rest[..end].trim();
+            if first.split_whitespace().count() >= 4 {
+                break;
+            }
+            rest = rest[end..].trim_start();
+        }
+        let first = crate::capture::redact::redact(first);
+        return Some(crate::text::one_line(&first, 200));
+    }
+    None
+}
+
 /// The context use (percent) of a session from the tail of its transcript: the last
 /// main-thread assistant response's input, cache-creation and cache-read tokens over the
 /// window (1M for `[1m]` models, else 200k), as the status line computes it. `None` when

@@ -78,6 +78,10 @@ pub fn read(
         ..Transcript::default()
     };
     let mut calls: HashMap<String, (String, Value)> = HashMap::new();
+    // Old files carry `summary` lines of other sessions too: a title counts only when
+    // the message it summarises (its leaf) is in this file.
+    let mut titles: Vec<(Option<String>, String)> = Vec::new();
+    let mut uuids: HashSet<String> = HashSet::new();
     let mut last = fallback;
     let mut replied = false;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -89,9 +93,16 @@ pub fn read(
         if matches!(kind, "summary" | "ai-title") {
             let title = v.get("summary").or(v.get("title")).and_then(Value::as_str);
             if let Some(title) = title.map(str::trim).filter(|s| !s.is_empty()) {
-                t.title = Some(title.to_string());
+                let leaf = v
+                    .get("leafUuid")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                titles.push((leaf, title.to_string()));
             }
             continue;
+        }
+        if let Some(uuid) = v.get("uuid").and_then(Value::as_str) {
+            uuids.insert(uuid.to_string());
         }
         if flag(&v, "isSidechain") {
             continue;
@@ -188,6 +199,11 @@ pub fn read(
             });
         }
     }
+    t.title = titles
+        .into_iter()
+        .rev()
+        .find(|(leaf, _)| leaf.as_ref().is_none_or(|l| uuids.contains(l)))
+        .map(|(_, title)| title);
     if !t.events.is_empty() {
         if replied {
             t.events.push(turn_end(&t, path, last));

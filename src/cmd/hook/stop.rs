@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use anyhow::Result;
+use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use super::HookCtx;
@@ -23,9 +24,20 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     if stop && ctx.payload.stop_hook_active {
         return Ok(None);
     }
+    // The transcript's tail says how the session ended (and how full the context is).
+    // Replay reads it once, at the end.
+    let tail = (!ctx.replay || ctx.event == HookEvent::SessionEnd)
+        .then(|| transcript_tail(ctx))
+        .flatten();
+    let answer = tail
+        .as_deref()
+        .and_then(crate::capture::transcript::last_answer);
     let m = hook_state::update(&ctx.paths, &ctx.sid, |m| {
         if stop {
             m.turns += 1;
+        }
+        if answer.is_some() {
+            m.last_answer = answer.clone();
         }
         m.started.get_or_insert_with(|| stamp(ctx.now));
         super::session_start::remember_transcript(ctx, m);
@@ -35,22 +47,27 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     })?;
     let relative = m.session_file.clone().unwrap_or_default();
     let path = ctx.paths.root.join(&relative);
+    let started = m.started.as_deref().and_then(parse_date).unwrap_or(ctx.now);
     let continues_from = if path.exists() {
         None
     } else {
-        previous_session(ctx, &relative)
+        previous_session(ctx, &relative, started)
     };
-    let facts = session::facts(
-        &observation::of_session(&ctx.paths, &ctx.sid),
-        ctx.project.as_ref(),
-    );
-    let started = m.started.as_deref().and_then(parse_date).unwrap_or(ctx.now);
+    let observations = observation::of_session(&ctx.paths, &ctx.sid);
+    let facts = session::facts(&observations, ctx.project.as_ref());
+    // Claude Code's own title, else the first request.
+    let first_request = observations
+        .iter()
+        .find_map(|o| o.prompt.as_deref().filter(|_| o.tool.is_none()))
+        .and_then(|p| p.lines().map(str::trim).find(|l| !l.is_empty()))
+        .map(|l| crate::text::one_line(l, 80));
     let who = session::Identity {
         session_id: ctx.payload.session_id.as_deref().unwrap_or(&ctx.sid),
         project: ctx.project_name(),
         directory: ctx.payload.cwd.as_deref().unwrap_or(""),
         started,
         continues_from: continues_from.as_deref(),
+        title: m.title.as_deref().or(first_request.as_deref()),
     };
     let store = Store::impatient(&ctx.paths, Duration::from_millis(50));
     session::write(&store, path, &who, &facts, m.turns, ctx.now)?;
@@ -106,21 +123,19 @@ fn context_used(ctx: &HookCtx) -> Option<f64> {
                     .then(|| v.get("used_percentage")?.as_f64())?
             })
         });
-    logged.or_else(|| {
-        use std::io::{Read, Seek, SeekFrom};
-        let path = ctx
-            .payload
-            .transcript_path
-            .as_deref()
-            .filter(|p| p.starts_with('/'))?;
-        let mut file = std::fs::File::open(path).ok()?;
-        let len = file.metadata().ok()?.len();
-        file.seek(SeekFrom::Start(len.saturating_sub(256 * 1024)))
-            .ok()?;
-        let mut tail = Vec::new();
-        file.take(256 * 1024).read_to_end(&mut tail).ok()?;
-        crate::capture::transcript::context_used(&String::from_utf8_lossy(&tail))
-    })
+    logged.or_else(|| crate::capture::transcript::context_used(&transcript_tail(ctx)?))
+}
+
+/// The last 256 KiB of the session's transcript (the latest response is near the end);
+/// nothing for a path that is not an absolute regular file.
+fn transcript_tail(ctx: &HookCtx) -> Option<String> {
+    let path = ctx
+        .payload
+        .transcript_path
+        .as_deref()
+        .filter(|p| p.starts_with('/'))?;
+    let tail = crate::fsutil::read_tail(std::path::Path::new(path), 256 * 1024)?;
+    Some(String::from_utf8_lossy(&tail).into_owned())
 }
 
 /// Runs `homunculus observe` in its own process group with no inherited pipes, so the
@@ -141,13 +156,15 @@ fn spawn_observe(flush_only: bool) -> std::io::Result<()> {
 }
 
 /// The stem of the newest other session summary of this project.
-fn previous_session(ctx: &HookCtx, own: &str) -> Option<String> {
+/// The newest summary of the same project that started before this session did.
+fn previous_session(ctx: &HookCtx, own: &str, started: DateTime<Utc>) -> Option<String> {
     let (index, reader) = ctx.index()?;
     let last = crate::recall::last_session(
         &index,
         &reader,
         ctx.project_name(),
         Some(own),
+        Some(started.timestamp()),
         ctx.now.timestamp(),
     );
     last.ok()?.map(|s| stem(std::path::Path::new(&s.id)))

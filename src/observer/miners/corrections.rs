@@ -401,7 +401,7 @@ pub fn corrections(session: &[Observation]) -> Vec<Finding> {
                 rule.avoid = Some(tool.clone());
                 rule.explicit = true;
                 rule.sentence = format!(
-                    "{prefer}, not {tool} (the user rejected `{}` saying \"{}\")",
+                    "use {prefer}, not {tool}: the user rejected `{}` and said \"{}\"",
                     crate::text::one_line(obs.input.command.as_deref().unwrap_or(tool), 60),
                     rule.sentence
                 );
@@ -429,7 +429,11 @@ fn finding(obs: &Observation, key: String, rule: &Rule, said: &str) -> Finding {
     if let Some(first) = sentence.get(..1) {
         sentence = first.to_uppercase() + &sentence[1..];
     }
-    f.action = format!("{sentence} (the user's rule)");
+    f.action = if sentence.contains("the user rejected") {
+        sentence
+    } else {
+        format!("{sentence} (the user's rule)")
+    };
     f.title = format!("User rule: {}", crate::text::one_line(&rule.sentence, 60));
     f.explicit = rule.explicit;
     f.evidence = format!(

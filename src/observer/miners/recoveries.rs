@@ -335,8 +335,8 @@ fn relate(
             title: format!("{} for {}", next.program, fail.shape()),
         });
     }
-    // The same program and verb, changed.
-    if from == to && fail.verb() == next.verb() {
+    // The same program and verb (and, behind a runner, the same tool), changed.
+    if from == to && fail.verb() == next.verb() && inner_tool(fail) == inner_tool(next) {
         let new_env: Vec<&str> = next
             .env_names()
             .filter(|n| !fail.env_names().any(|o| o == *n))
