@@ -145,6 +145,24 @@ fn find_fix<'a>(
                 _ => continue,
             }
         }
+        // A step the agent put in front of the same kind of command on the same line.
+        let before_fail: Vec<String> = shell::parse(fail_line).iter().map(Command::text).collect();
+        let on_the_line = cmds.iter().find(|c| {
+            c.text() != next.text()
+                && !shell::is_setup(c)
+                && !shell::is_diagnostic(c)
+                && !before_fail.contains(&c.text())
+        });
+        let same_kind = next.shape() == fail.shape();
+        if ok && same_kind && next.text() != fail.text() {
+            // The command changed itself (a variable, a flag): that is the fix.
+            if let Some(fix) = relate(fail, fail_line, error, next, &cmds) {
+                return Some((fix, line));
+            }
+            if let Some(step) = on_the_line {
+                return Some((first(step, fail), line));
+            }
+        }
         if next.text() == fail.text() {
             if !ok {
                 continue;
@@ -155,28 +173,8 @@ fn find_fix<'a>(
             if let Some(fix) = prefixed(next, &cmds).or_else(|| moved(fail_line, line, error)) {
                 return Some((fix, line));
             }
-            // A step the agent put in front of the same command on the same line.
-            let before_fail: Vec<String> =
-                shell::parse(fail_line).iter().map(Command::text).collect();
-            let on_the_line = cmds.iter().find(|c| {
-                c.text() != next.text()
-                    && !shell::is_setup(c)
-                    && !shell::is_diagnostic(c)
-                    && !before_fail.contains(&c.text())
-            });
             let step = on_the_line.cloned().or(setup.take())?;
-            return Some((
-                Fix {
-                    key: format!("first:{}", step.shape()),
-                    advice: format!(
-                        "run {} first, then {} again",
-                        code(&without_values(&step)),
-                        code(&fail.shape())
-                    ),
-                    title: format!("{} before {}", step.shape(), fail.shape()),
-                },
-                line,
-            ));
+            return Some((first(&step, fail), line));
         }
         if !ok {
             continue;
@@ -193,6 +191,19 @@ fn find_fix<'a>(
         }
     }
     None
+}
+
+/// The fix "run this step first".
+fn first(step: &Command, fail: &Command) -> Fix {
+    Fix {
+        key: format!("first:{}", step.shape()),
+        advice: format!(
+            "run {} first, then {} again",
+            code(&without_values(step)),
+            code(&fail.shape())
+        ),
+        title: format!("{} before {}", step.shape(), fail.shape()),
+    }
 }
 
 /// A step as advice for anyone: its program, verb and setting, not the values a person
@@ -352,7 +363,9 @@ fn relate(
             .flags()
             .filter(|f| !fail.flags().any(|o| o == *f))
             .collect();
-        if let Some(flag) = new_flags.first() {
+        // A flag is the fix only when the command runs the same targets.
+        let same_targets = fail.words().eq(next.words());
+        if let Some(flag) = new_flags.first().filter(|_| same_targets) {
             return Some(Fix {
                 key: format!("flag:{flag}"),
                 advice: format!("add `{flag}`: {shown}"),
