@@ -154,8 +154,10 @@ pub fn run(
         transcript_cursors,
     };
     for prompt in prompts {
-        let (ops, refused) = ops::parse(&call(&config.observer.llm_command, &prompt, timeout)?);
-        answer.ops.extend(ops);
+        // Secrets never leave for the model, and none it echoes back are written.
+        let asked = crate::capture::redact::redact(&prompt);
+        let (ops, refused) = ops::parse(&call(&config.observer.llm_command, &asked, timeout)?);
+        answer.ops.extend(ops.into_iter().map(Op::redacted));
         answer.refused.extend(refused);
     }
     Ok(answer)

@@ -119,6 +119,36 @@ fn safe_path(value: &str) -> Result<(), Invalid> {
     Ok(())
 }
 
+/// `text` with secrets replaced.
+fn clean(text: &mut String) {
+    if let std::borrow::Cow::Owned(redacted) = crate::capture::redact::redact(text) {
+        *text = redacted;
+    }
+}
+
+/// A file name without a secret in it: a token can hide in a slug with its
+/// underscores turned into dashes, so long runs of letters and digits go too.
+fn clean_name(name: &mut String) {
+    let secretish = |part: &str| {
+        part.len() >= 20
+            && part.chars().any(|c| c.is_ascii_digit())
+            && part.chars().any(|c| c.is_ascii_alphabetic())
+    };
+    let underscored = name.replace('-', "_");
+    let redacted = crate::capture::redact::redact(&underscored);
+    let parts: Vec<&str> = name.split('-').collect();
+    if matches!(redacted, std::borrow::Cow::Owned(_)) || parts.iter().any(|p| secretish(p)) {
+        let kept: Vec<&str> = parts
+            .iter()
+            .copied()
+            .filter(|p| {
+                !secretish(p) && !matches!(*p, "ghp" | "gho" | "sk" | "xoxb" | "xoxp" | "akia")
+            })
+            .collect();
+        *name = kept.join("-");
+    }
+}
+
 /// Advice that must never be written (see `safety`).
 fn advice(trigger: &str, action: &str) -> Result<(), Invalid> {
     match super::safety::refuse(trigger, action) {
@@ -128,6 +158,60 @@ fn advice(trigger: &str, action: &str) -> Result<(), Invalid> {
 }
 
 impl Op {
+    /// The operation with secrets redacted from every text and name (an LLM may repeat
+    /// what it was shown).
+    pub fn redacted(mut self) -> Op {
+        match &mut self {
+            Op::Create {
+                name,
+                trigger,
+                action,
+                evidence,
+                project,
+                paths,
+                pattern,
+                ..
+            } => {
+                clean_name(name);
+                for t in [trigger, action, evidence] {
+                    clean(t);
+                }
+                project
+                    .iter_mut()
+                    .chain(pattern.iter_mut())
+                    .chain(paths.iter_mut())
+                    .for_each(clean);
+            }
+            Op::Reinforce { evidence, .. } | Op::Contradict { evidence, .. } => clean(evidence),
+            Op::Episode {
+                key,
+                title,
+                narrative,
+                files,
+                ..
+            } => {
+                for t in [key, title, narrative] {
+                    clean(t);
+                }
+                files.iter_mut().for_each(clean);
+            }
+            Op::PromoteEpisode {
+                name,
+                trigger,
+                action,
+                evidence,
+                ..
+            } => {
+                clean_name(name);
+                for t in [trigger, action, evidence] {
+                    clean(t);
+                }
+            }
+            Op::SummarizeSession { summary, .. } => clean(summary),
+        }
+        self
+    }
+
     /// Checks every field; the applier only ever sees operations that pass.
     pub fn validate(&self) -> Result<(), Invalid> {
         match self {
@@ -258,6 +342,21 @@ mod tests {
         let answer = "Here you go:\n```json\n[{\"op\":\"reinforce\",\"name\":\"testing-use-nextest\",\"evidence\":\"seen again\"}]\n```\n";
         let (ops, refused) = parse(answer);
         assert_eq!(ops.len(), 1, "{refused:?}");
+    }
+
+    #[test]
+    fn secrets_in_an_answer_are_redacted_and_destructive_advice_refused() {
+        let answer = r#"[{"op":"create","name":"tooling-use-token-ghp-abcdefghijklmnopqrstuvwxyz0123456789","domain":"tooling","trigger":"when cloning","action":"use GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 git clone","confidence":0.5,"evidence":"seen"},
+            {"op":"create","name":"tooling-reset","domain":"tooling","trigger":"when `pg_createcluster` fails","action":"run `sudo rm -rf /var/lib/postgresql/17/main` first","confidence":0.5,"evidence":"seen"}]"#;
+        let (ops, refused) = parse(answer);
+        let ops: Vec<Op> = ops.into_iter().map(Op::redacted).collect();
+        let text = format!("{ops:?}");
+        assert!(
+            !text.contains("ghp_abcdef") && !text.contains("ghp-abcdef"),
+            "{text}"
+        );
+        assert_eq!(ops.len(), 1, "{text}");
+        assert!(refused[0].contains("destructive"), "{refused:?}");
     }
 
     #[test]

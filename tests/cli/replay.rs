@@ -97,3 +97,51 @@ fn replay_of_nothing_is_an_error() {
         "error: no transcript files (*.jsonl) found in the given paths\n"
     );
 }
+
+#[test]
+fn bad_input_is_skipped_and_counted_never_a_partial_memory() {
+    let env = TestEnv::new();
+    env.run(&["init"]).success();
+    let dir = env.home.join("projects/-home-x-src-app");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A real-shaped session with a truncated line, an unknown line type and junk.
+    let good = std::fs::read_to_string(fixture(
+        "transcripts/-home-alice-src-ledger-svc/00000001-aaaa-4bbb-8ccc-000000000001.jsonl",
+    ))
+    .unwrap();
+    let mut mixed = good.clone();
+    mixed.push_str("{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"trunc\n");
+    mixed.push_str("{\"type\":\"future-kind\",\"sessionId\":\"x\"}\n");
+    std::fs::write(
+        dir.join("11111111-aaaa-4bbb-8ccc-000000000001.jsonl"),
+        &mixed,
+    )
+    .unwrap();
+    // Binary junk, another tool's JSON lines, and a file too large to read.
+    std::fs::write(
+        dir.join("junk.jsonl"),
+        [0xff_u8, 0xfe, 0x00, 0x9f, b'\n', 0x80, b'{'],
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("other-tool.jsonl"),
+        "{\"level\":\"info\",\"msg\":\"hello\"}\n[1,2,3]\n",
+    )
+    .unwrap();
+    let big = std::fs::File::create(dir.join("huge.jsonl")).unwrap();
+    big.set_len(100 * 1024 * 1024).unwrap();
+    let out = env.run(&["replay", env.home.join("projects").to_str().unwrap()]);
+    out.success();
+    assert!(out.stdout.starts_with("Replayed 1 session(s)"), "{out}");
+    assert!(
+        out.stdout.contains("1 unreadable or too large, skipped"),
+        "{out}"
+    );
+    assert!(out.stdout.contains("lines not understood"), "{out}");
+    // Every memory file written parses.
+    for (path, text) in crate::common::snapshot_tree(&env.memory()) {
+        if path.extension().is_some_and(|e| e == "md") {
+            assert!(text.starts_with("---\n"), "{}", path.display());
+        }
+    }
+}

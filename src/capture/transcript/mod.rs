@@ -48,13 +48,13 @@ pub fn dialogue(text: &str) -> String {
                     }
                 }
                 Value::Array(blocks) => {
+                    if let prompt::Line::Prompt(p) = prompt::classify(&content) {
+                        out.push_str(&format!("User: {p}\n"));
+                    }
                     for b in blocks {
                         if b.get("is_error").and_then(Value::as_bool) == Some(true) {
-                            let t: String = text_of(b.get("content").unwrap_or(&Value::Null))
-                                .chars()
-                                .take(300)
-                                .collect();
-                            out.push_str(&format!("Tool failed: {t}\n"));
+                            let text = text_of(b.get("content").unwrap_or(&Value::Null));
+                            out.push_str(&failure_line(&text));
                         }
                     }
                 }
@@ -80,6 +80,22 @@ pub fn dialogue(text: &str) -> String {
         }
     }
     out
+}
+
+/// A failed tool call as the lenses read it: who stopped it, and why.
+fn failure_line(text: &str) -> String {
+    use crate::capture::observation::{Outcome, classify_failure};
+    let clipped = |t: &str| crate::text::one_line(t, 300);
+    match classify_failure("Bash", text) {
+        (Outcome::Rejected, Some(said)) => {
+            format!("User rejected the call and said: {}\n", clipped(&said))
+        }
+        (Outcome::Rejected, None) => "User rejected the call.\n".into(),
+        (Outcome::Blocked, _) => "User interrupted the call.\n".into(),
+        (Outcome::Denied, _) => "The call was not permitted.\n".into(),
+        (Outcome::ToolError, _) => format!("The tool refused its input: {}\n", clipped(text)),
+        _ => format!("Tool failed: {}\n", clipped(text)),
+    }
 }
 
 /// The first sentence of the agent's last answer in a transcript's tail (main thread,
