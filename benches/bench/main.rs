@@ -1,5 +1,6 @@
 //! Whole-process benchmarks over generated corpora (1k, 10k, 100k items):
-//! `cargo bench --bench bench [-- 1k 10k 100k]`. Prints a markdown table of medians.
+//! `cargo bench --bench bench [-- 1k 10k 100k]`, and `cargo bench --bench bench -- replay`
+//! for replay speed. Prints markdown tables of medians.
 //! No assertions: figures go to the README, budgets are checked by people.
 
 // Test and benchmark code sets up files and reads the clock directly; the house rules
@@ -7,6 +8,7 @@
 #![allow(clippy::disallowed_methods)]
 
 mod corpus;
+mod replay;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -332,6 +334,10 @@ fn hooks(items: usize) -> HookFigures {
 }
 
 fn main() {
+    if std::env::args().any(|a| a == "replay") {
+        replay::run();
+        return;
+    }
     let mut sizes: Vec<usize> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))

@@ -368,9 +368,16 @@ pub fn append(paths: &Paths, obs: &Observation) -> Result<(), PathError> {
 /// parse are skipped.
 pub fn of_session(paths: &Paths, session_id: &str) -> Vec<Observation> {
     let mut out = Vec::new();
+    // A pending file keeps its archived lines until it has been quiet for an hour: a
+    // line in both is one observation.
+    let mut seen = std::collections::HashSet::new();
     for dir in [paths.observations_archive(), paths.observations()] {
         let text = fs::read_to_string(dir.join(format!("{session_id}.jsonl"))).unwrap_or_default();
-        out.extend(text.lines().filter_map(|l| serde_json::from_str(l).ok()));
+        out.extend(
+            text.lines()
+                .filter(|l| seen.insert(crate::text::fnv1a(l.as_bytes())))
+                .filter_map(|l| serde_json::from_str(l).ok()),
+        );
     }
     out
 }

@@ -117,6 +117,7 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
             tags,
             files,
             occurrences,
+            lesson,
             seen,
         } => {
             let day = day(run.when(*seen));
@@ -128,7 +129,7 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
                 occurrences: *occurrences,
                 files,
                 title,
-                narrative: "",
+                narrative: lesson.as_deref().unwrap_or(""),
             };
             episode(run, &draft, narrative, out)
         }

@@ -243,11 +243,19 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
                 tags: vec![first.domain.clone()],
                 files: first.paths.clone(),
                 occurrences: total,
+                lesson: Some(format!("{}: {}", capitalized(&first.trigger), first.action)),
                 seen: first_seen,
             });
         }
     }
     ops
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 fn summarise_evidence(support: &[&Finding]) -> String {

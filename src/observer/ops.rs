@@ -56,6 +56,9 @@ pub enum Op {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         files: Vec<String>,
         occurrences: u32,
+        /// What the episode would teach if it recurs, shown above its sightings.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lesson: Option<String>,
         /// When the event happened (default: now): the episode's date.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seen: Option<DateTime<Utc>>,
@@ -188,12 +191,13 @@ impl Op {
                 title,
                 narrative,
                 files,
+                lesson,
                 ..
             } => {
                 for t in [key, title, narrative] {
                     clean(t);
                 }
-                files.iter_mut().for_each(clean);
+                files.iter_mut().chain(lesson.iter_mut()).for_each(clean);
             }
             Op::PromoteEpisode {
                 name,
@@ -262,11 +266,15 @@ impl Op {
                 narrative,
                 tags,
                 files,
+                lesson,
                 ..
             } => {
                 text("key", key, 200)?;
                 text("title", title, 120)?;
                 text("narrative", narrative, MAX_NARRATIVE)?;
+                if let Some(lesson) = lesson {
+                    text("lesson", lesson, MAX_NARRATIVE)?;
+                }
                 if tags.is_empty() {
                     return Err(Invalid("an episode needs a tag (its domain)".into()));
                 }

@@ -76,10 +76,22 @@ pub fn summarize(all: &[Observation], last_answer: Option<&str>) -> String {
                 .as_deref()
                 .map(miners::signature::telling_line)
                 .unwrap_or("");
-            let fix = fixed.iter().find(|f| f.at == obs.ts).map_or_else(
-                || "not fixed".to_string(),
-                |f| format!("fixed: {}", f.action),
-            );
+            // Fixed: a recovery names the fix; or the same command worked later.
+            let worked_later = all.iter().any(|o| {
+                o.ts > obs.ts
+                    && o.outcome == Some(Outcome::Success)
+                    && o.input
+                        .command
+                        .as_deref()
+                        .and_then(|c| shell::primary(&shell::parse(c)).map(|p| p.shape()))
+                        .as_ref()
+                        == Some(&shape)
+            });
+            let fix = match fixed.iter().find(|f| f.at == obs.ts) {
+                Some(f) => format!("fixed: {}", f.action),
+                None if worked_later => "worked later".to_string(),
+                None => "not fixed".to_string(),
+            };
             out.push_str(&format!(
                 "- `{shape}`: {} ({})\n",
                 one_line(why, 80),

@@ -135,7 +135,11 @@ pub fn last_answer(tail: &str) -> Option<String> {
                 })
                 .map_or(rest.len(), |(i, c)| i + c.len_utf8());
             first = rest[..end].trim();
-            if first.split_whitespace().count() >= 4 {
+            // A heading or an announcement of a list says nothing by itself.
+            let said = first.split_whitespace().count() >= 4
+                && !first.starts_with('#')
+                && !first.ends_with(':');
+            if said {
                 break;
             }
             rest = rest[end..].trim_start();

@@ -39,12 +39,17 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         if answer.is_some() {
             m.last_answer = answer.clone();
         }
-        m.started.get_or_insert_with(|| stamp(ctx.now));
+        let started = m.started.get_or_insert_with(|| stamp(ctx.now));
+        let started = parse_date(started).unwrap_or(ctx.now);
         super::session_start::remember_transcript(ctx, m);
         m.session_file
-            .get_or_insert_with(|| format!("sessions/{}", session::file_name(ctx.now, &ctx.sid)));
+            .get_or_insert_with(|| format!("sessions/{}", session::file_name(started, &ctx.sid)));
         m.clone()
     })?;
+    // Replay writes the summary once, at the session's end, not at every turn.
+    if ctx.replay && stop {
+        return Ok(None);
+    }
     let relative = m.session_file.clone().unwrap_or_default();
     let path = ctx.paths.root.join(&relative);
     let started = m.started.as_deref().and_then(parse_date).unwrap_or(ctx.now);

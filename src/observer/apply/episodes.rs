@@ -53,7 +53,11 @@ pub(super) fn episode(
                 .lines()
                 .map(|l| format!("- {l} {mark}\n"))
                 .collect();
-            let narrative = format!("## Sightings\n\n{sightings}");
+            // The lesson it would teach, if any, then what was seen.
+            let narrative = match draft.narrative {
+                "" => format!("## Sightings\n\n{sightings}"),
+                lesson => format!("{lesson}\n\n## Sightings\n\n{sightings}"),
+            };
             let text = EpisodeDraft {
                 narrative: &narrative,
                 ..draft.clone()

@@ -334,11 +334,35 @@ fn trimmed(m: Option<regex::Match>) -> Option<String> {
     (!clause.is_empty()).then(|| clause.to_string())
 }
 
+/// The sentences of a message: a period ends one only before a space or the end, so
+/// `group.visible` and `v1.2` stay whole.
+fn sentences(text: &str) -> impl Iterator<Item = &str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for (i, c) in text.char_indices() {
+        let next = bytes.get(i + 1).copied();
+        let ends = match c {
+            '\n' | ';' => true,
+            '.' | '!' | '?' => next.is_none_or(|n| n == b' ' || n == b'\n'),
+            _ => false,
+        };
+        if ends {
+            // A question mark stays with its sentence: questions are no rules.
+            let end = if c == '?' { i + 1 } else { i };
+            out.push(&text[start..end]);
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(&text[start..]);
+    out.into_iter()
+}
+
 /// The rules of one message. `redirect`: it followed a rejected or interrupted call, so
 /// a plain instruction ("use pnpm") is a correction too.
 pub fn rules(text: &str, redirect: bool) -> Vec<Rule> {
     let mut out: Vec<Rule> = Vec::new();
-    for raw in text.split(['\n', '.', '!', ';']) {
+    for raw in sentences(text) {
         let (sentence, said_no) = strip_filler(raw);
         if sentence.len() < 4 || is_question(sentence) || is_hedged(sentence) {
             continue;
