@@ -37,6 +37,9 @@ pub struct Memo {
     /// The first sentence of the agent's last answer.
     #[serde(default)]
     pub last_answer: Option<String>,
+    /// The summary this session continues, when the caller knows it (replay does).
+    #[serde(default)]
+    pub continues_from: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -3,7 +3,7 @@
 //! from everything that was read. `replay ~/.claude/projects` learns from a user's whole
 //! history; replaying the same files again reads nothing new and changes no file.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::io::{BufRead, IsTerminal};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -96,9 +96,11 @@ pub fn run(ctx: &Ctx, args: &ReplayArgs) -> Result<()> {
     let mut seen = crate::observer::replayed::load(&ctx.paths);
     let before = seen.len();
     let mut tally = Tally::default();
+    // The last session replayed per project: what the next one continues from.
+    let mut last: HashMap<String, String> = HashMap::new();
     for (_, file) in &dated {
         bar.inc(1);
-        replay_file(ctx, file, &mut seen, &mut tally);
+        replay_file(ctx, file, &mut seen, &mut last, &mut tally);
     }
     bar.finish_and_clear();
     if seen.len() != before {
@@ -147,7 +149,13 @@ fn progress(len: usize) -> ProgressBar {
     bar
 }
 
-fn replay_file(ctx: &Ctx, file: &Path, seen: &mut HashSet<u64>, tally: &mut Tally) {
+fn replay_file(
+    ctx: &Ctx,
+    file: &Path,
+    seen: &mut HashSet<u64>,
+    last: &mut HashMap<String, String>,
+    tally: &mut Tally,
+) {
     let size = std::fs::metadata(file).map_or(u64::MAX, |m| m.len());
     let Some(bytes) = (size <= MAX_TRANSCRIPT)
         .then(|| std::fs::read(file).ok())
@@ -173,11 +181,17 @@ fn replay_file(ctx: &Ctx, file: &Path, seen: &mut HashSet<u64>, tally: &mut Tall
         return;
     }
     tally.sessions += 1;
-    // Claude Code's own title names the session's summary.
-    if let Some(title) = &t.title {
-        let sid = crate::capture::payload::safe_session_id(&t.session_id);
-        let _ = hook_state::update(&ctx.paths, &sid, |m| m.title = Some(title.clone()));
-    }
+    // Claude Code's own title names the session's summary; the project's previous
+    // session is the one it continues.
+    let sid = crate::capture::payload::safe_session_id(&t.session_id);
+    let project = crate::capture::project::of(&t.cwd).map(|p| p.name);
+    let previous = project.as_ref().and_then(|p| last.get(p)).cloned();
+    let _ = hook_state::update(&ctx.paths, &sid, |m| {
+        if t.title.is_some() {
+            m.title = t.title.clone();
+        }
+        m.continues_from = previous;
+    });
     for event in &t.events {
         tally.events += 1;
         let Ok(bytes) = serde_json::to_vec(&event.payload) else {
@@ -194,5 +208,10 @@ fn replay_file(ctx: &Ctx, file: &Path, seen: &mut HashSet<u64>, tally: &mut Tall
                 &format!("replay of {}: {e:#}", file.display()),
             );
         }
+    }
+    if let (Some(project), Some(summary)) =
+        (project, hook_state::read(&ctx.paths, &sid).session_file)
+    {
+        last.insert(project, crate::memory::stem(Path::new(&summary)));
     }
 }

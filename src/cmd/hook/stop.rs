@@ -53,8 +53,11 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     let relative = m.session_file.clone().unwrap_or_default();
     let path = ctx.paths.root.join(&relative);
     let started = m.started.as_deref().and_then(parse_date).unwrap_or(ctx.now);
+    // Replay knows the previous session of the project; a live session asks the index.
     let continues_from = if path.exists() {
         None
+    } else if ctx.replay {
+        m.continues_from.clone()
     } else {
         previous_session(ctx, &relative, started)
     };

@@ -344,7 +344,11 @@ fn sentences(text: &str) -> impl Iterator<Item = &str> {
         let next = bytes.get(i + 1).copied();
         let ends = match c {
             '\n' | ';' => true,
-            '.' | '!' | '?' => next.is_none_or(|n| n == b' ' || n == b'\n'),
+            // `?` alone (Rust's operator, "with ?") ends nothing.
+            '.' | '!' | '?' => {
+                next.is_none_or(|n| n == b' ' || n == b'\n')
+                    && !text[..i].ends_with(char::is_whitespace)
+            }
             _ => false,
         };
         if ends {
