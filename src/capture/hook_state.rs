@@ -40,6 +40,13 @@ pub struct Memo {
     /// The summary this session continues, when the caller knows it (replay does).
     #[serde(default)]
     pub continues_from: Option<String>,
+    /// Items a path trigger already sent in this session (apart from `injected`: an item
+    /// SessionStart listed still fires when its file is touched, once).
+    #[serde(default)]
+    pub path_fired: Vec<String>,
+    /// The agent's task list as it last wrote it (TodoWrite): what is not done yet.
+    #[serde(default)]
+    pub open_tasks: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -59,6 +59,20 @@ pub struct ToolInput {
     pub file_path: Option<String>,
     #[serde(deserialize_with = "any_text")]
     pub notebook_path: Option<String>,
+    /// TodoWrite: the agent's task list.
+    #[serde(deserialize_with = "any_list")]
+    pub todos: Vec<Todo>,
+}
+
+/// One entry of a TodoWrite list.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Todo {
+    #[serde(deserialize_with = "any_text")]
+    pub content: Option<String>,
+    /// pending | in_progress | completed
+    #[serde(deserialize_with = "any_text")]
+    pub status: Option<String>,
 }
 
 /// The parts of a tool's response we record.
@@ -112,6 +126,21 @@ fn any_object<'de, D: Deserializer<'de>, T: DeserializeOwned + Default>(
         serde_json::from_value(value).unwrap_or_default()
     } else {
         T::default()
+    })
+}
+
+/// A list whose entries are lenient objects; anything else reads as empty, and entries
+/// that are not objects are left out.
+fn any_list<'de, D: Deserializer<'de>, T: DeserializeOwned + Default>(
+    d: D,
+) -> Result<Vec<T>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Array(items) => items
+            .into_iter()
+            .filter(Value::is_object)
+            .filter_map(|v| serde_json::from_value(v).ok())
+            .collect(),
+        _ => Vec::new(),
     })
 }
 

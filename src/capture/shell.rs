@@ -95,7 +95,7 @@ impl Command {
 }
 
 /// Programs whose first word names what they do (`git commit`, `cargo test`).
-fn takes_verb(tool: &str) -> bool {
+pub fn takes_verb(tool: &str) -> bool {
     matches!(
         tool,
         "git"

@@ -78,6 +78,13 @@ pub fn file_name(started: DateTime<Utc>, session_id: &str) -> String {
     format!("{}-{sid8}.md", started.format("%Y-%m-%dT%H%M%SZ"))
 }
 
+fn tasks_section(tasks: &[String]) -> String {
+    if tasks.is_empty() {
+        return "- (all done)\n".to_string();
+    }
+    tasks.iter().map(|t| format!("- [ ] {t}\n")).collect()
+}
+
 fn files_section(facts: &Facts) -> String {
     let mut out: String = if facts.files.is_empty() {
         "- (none recorded)\n".to_string()
@@ -100,6 +107,8 @@ pub struct Identity<'a> {
     pub continues_from: Option<&'a str>,
     /// Claude Code's title for the session, else its first request.
     pub title: Option<&'a str>,
+    /// The agent's unfinished tasks.
+    pub open_tasks: &'a [String],
 }
 
 /// Writes or refreshes the summary at `path`. Returns the path.
@@ -126,6 +135,9 @@ pub fn write(
             if let Some(title) = who.title {
                 file.set_title(title);
             }
+            if !who.open_tasks.is_empty() || file.text().contains("\n## Open tasks") {
+                file.replace_section("Open tasks", &tasks_section(who.open_tasks));
+            }
             Ok(())
         })?;
         return Ok(path);
@@ -148,7 +160,13 @@ pub fn write(
     let title = who
         .title
         .map_or_else(|| format!("Session: {}", who.project), str::to_string);
-    let body = format!("# {title}\n\n## Files touched\n\n{}", files_section(facts));
+    let mut body = format!("# {title}\n\n## Files touched\n\n{}", files_section(facts));
+    if !who.open_tasks.is_empty() {
+        body.push_str(&format!(
+            "\n## Open tasks\n\n{}",
+            tasks_section(who.open_tasks)
+        ));
+    }
     store.create(&path, &new_file(&fields, &body))?;
     Ok(path)
 }

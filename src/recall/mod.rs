@@ -5,16 +5,18 @@
 
 mod files;
 pub mod gate;
+mod prompt;
 pub mod render;
 
 pub use files::{Verdict, censors, file_history, for_path};
+pub use prompt::{PromptContext, prompt};
 
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{DocAddress, IndexReader, Order, Searcher, TantivyDocument, Term};
 
-use crate::index::schema::{BOOSTS, Fields};
+use crate::index::schema::Fields;
 use crate::index::{Index, IndexError, search};
 use crate::memory::kind::Kind;
 
@@ -122,8 +124,13 @@ pub struct Start {
     pub instincts: Vec<Item>,
     /// How many instincts were eligible (more than shown when filtered).
     pub eligible_instincts: usize,
+    /// This project's most recent episodes.
+    pub episodes: Vec<Item>,
     pub last_session: Option<Item>,
 }
+
+/// How many of the project's episodes SessionStart shows.
+const EPISODES_AT_START: usize = 3;
 
 /// Limits for session start.
 #[derive(Debug, Clone, Copy)]
@@ -193,6 +200,15 @@ pub fn session_start(
                 .then(a.name.cmp(&b.name))
         });
     }
+    let episodes = BooleanQuery::new(vec![
+        (Occur::Must, term(f.kind, Kind::Episode.name())),
+        (Occur::Must, term(f.scope, project)),
+    ]);
+    let newest =
+        TopDocs::with_limit(EPISODES_AT_START).order_by_fast_field::<i64>("created", Order::Desc);
+    for (_, address) in searcher.search(&episodes, &newest)? {
+        start.episodes.push(load(&searcher, f, address, now)?);
+    }
     start.last_session = last_session(index, reader, project, exclude_session, None, now)?;
     Ok(start)
 }
@@ -221,106 +237,6 @@ pub fn last_session(
         }
     }
     Ok(None)
-}
-
-/// The distinctive words of a prompt: stemmed, present in the index, and rare in it
-/// (highest inverse document frequency first).
-pub fn keywords(index: &Index, searcher: &Searcher, prompt: &str, max: usize) -> Vec<String> {
-    let f = index.fields();
-    let total = searcher.num_docs().max(1) as f64;
-    let mut scored: Vec<(f64, String)> = search::words(index, prompt)
-        .into_iter()
-        .filter(|w| w.len() > 2)
-        .filter_map(|w| {
-            let df = [f.title, f.trigger, f.action, f.body]
-                .iter()
-                .filter_map(|field| searcher.doc_freq(&Term::from_field_text(*field, &w)).ok())
-                .max()
-                .unwrap_or(0);
-            // Absent words find nothing; very common ones find everything.
-            (df > 0 && (df as f64) / total <= 0.2).then(|| ((total / df as f64).ln(), w))
-        })
-        .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    scored.into_iter().take(max).map(|(_, w)| w).collect()
-}
-
-/// Context for a prompt recall.
-pub struct PromptContext<'a> {
-    pub project: &'a str,
-    /// Base names of files touched in this session (boosted).
-    pub touched: &'a [String],
-    /// Items already injected in this session (never again).
-    pub exclude: &'a [String],
-    pub max_items: usize,
-    pub now: i64,
-}
-
-/// Memories relevant to a prompt: BM25 over its distinctive words, boosted for the
-/// current project and this session's files, weighted by confidence; a hit must score at
-/// least 40% of the best one.
-pub fn prompt(
-    index: &Index,
-    reader: &IndexReader,
-    text: &str,
-    ctx: &PromptContext,
-) -> Result<Vec<Item>, IndexError> {
-    let f = index.fields();
-    let searcher = reader.searcher();
-    let words = keywords(index, &searcher, text, 8);
-    if words.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    for word in &words {
-        for (name, boost) in BOOSTS {
-            if let Some(field) = f.by_name(name) {
-                should.push((
-                    Occur::Should,
-                    Box::new(BoostQuery::new(term_freq(field, word), *boost)),
-                ));
-            }
-        }
-    }
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![
-        (Occur::Must, Box::new(BooleanQuery::new(should))),
-        (
-            Occur::Must,
-            of_kinds(f, &[Kind::Instinct, Kind::Conviction, Kind::Episode]),
-        ),
-        (
-            Occur::Should,
-            Box::new(BoostQuery::new(term(f.scope, ctx.project), 2.0)),
-        ),
-    ];
-    for file in ctx.touched {
-        clauses.push((
-            Occur::Should,
-            Box::new(BoostQuery::new(term(f.file_keys, file), 1.5)),
-        ));
-    }
-    let query = BooleanQuery::new(clauses);
-    let limit = ctx.max_items + ctx.exclude.len().min(20);
-    let ranked = search::ranked_scored(&searcher, &query, limit, ctx.now)?;
-    let best = ranked.first().map_or(0.0, |(s, _)| *s);
-    let mut out = Vec::new();
-    for (score, address) in ranked {
-        if score < best * 0.4 || out.len() >= ctx.max_items {
-            break;
-        }
-        let item = load(&searcher, f, address, ctx.now)?;
-        if !ctx.exclude.contains(&item.id) {
-            out.push(item);
-        }
-    }
-    Ok(out)
-}
-
-fn term_freq(field: Field, value: &str) -> Box<dyn Query> {
-    Box::new(TermQuery::new(
-        Term::from_field_text(field, value),
-        IndexRecordOption::WithFreqs,
-    ))
 }
 
 #[cfg(test)]

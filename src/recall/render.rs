@@ -40,10 +40,21 @@ impl Block {
         true
     }
 
+    /// Adds an item's line, its file in parentheses at the end. The text is clipped to
+    /// fit the item budget; the file never is (the agent reads it for the evidence).
     fn item(&mut self, line: &str, id: &str) {
-        if self.line(line) {
-            self.ids.push(id.to_string());
+        let room = self
+            .budget
+            .item
+            .saturating_sub(id.chars().count() + 3)
+            .max(40);
+        let full = format!("{} ({id})", one_line(line, room));
+        if self.text.chars().count() + full.chars().count() + 1 > self.budget.total {
+            return;
         }
+        self.text.push_str(&full);
+        self.text.push('\n');
+        self.ids.push(id.to_string());
     }
 }
 
@@ -55,12 +66,22 @@ fn day(unix: i64) -> String {
 /// The rendered text and the ids of the items it contains.
 pub type Rendered = (String, Vec<String>);
 
-/// The SessionStart block.
+/// What the SessionStart block says about the last session besides its title.
+#[derive(Debug, Clone, Default)]
+pub struct LastSession {
+    /// The first sentence of its last answer.
+    pub outcome: Option<String>,
+    /// Tasks it left open.
+    pub open_tasks: Vec<String>,
+}
+
+/// The SessionStart block: each piece of advice as `trigger → action`, then this
+/// project's recent episodes and where the last session left off.
 pub fn session_start(
     start: &Start,
     project: &str,
     root: &str,
-    pending: usize,
+    last: &LastSession,
     budget: Budget,
 ) -> Rendered {
     let mut b = Block::new(
@@ -68,12 +89,12 @@ pub fn session_start(
         budget,
     );
     b.line(&format!(
-        "(Files under {root}/; read one for its evidence.)"
+        "(Each line ends with its file under {root}/; read it for the evidence.)"
     ));
     if !start.convictions.is_empty() {
         b.line("## Convictions (always apply)");
         for c in &start.convictions {
-            b.item(&format!("- **{}**: {}", c.name, c.action), &c.id);
+            b.item(&format!("- {}: {}", c.name, c.action), &c.id);
         }
     }
     if !start.instincts.is_empty() {
@@ -88,45 +109,43 @@ pub fn session_start(
         };
         b.line(&header);
         for i in &start.instincts {
-            let trigger = i.trigger.trim_matches('"');
-            b.item(
-                &format!("- {}: {trigger} ({:.2}) → {}", i.domain, i.confidence, i.id),
-                &i.id,
-            );
+            b.item(&advice(i), &i.id);
+        }
+    }
+    if !start.episodes.is_empty() {
+        b.line("## Recent episodes here");
+        for e in &start.episodes {
+            b.item(&format!("- {}: {}", day(e.date), e.title), &e.id);
         }
     }
     if let Some(s) = &start.last_session {
         b.line("## Last session here");
-        b.item(&format!("- {}: {} → {}", day(s.date), s.title, s.id), &s.id);
-    }
-    if pending > 0 {
-        b.line(&format!(
-            "{pending} observations are waiting to be learned from."
-        ));
+        let outcome = last
+            .outcome
+            .as_deref()
+            .map_or(String::new(), |o| format!(": {o}"));
+        b.item(&format!("- {}: {}{outcome}", day(s.date), s.title), &s.id);
+        if !last.open_tasks.is_empty() {
+            b.line("Left open:");
+            for task in last.open_tasks.iter().take(5) {
+                b.line(&format!("- [ ] {task}"));
+            }
+        }
     }
     (b.text, b.ids)
 }
 
+/// An instinct as advice: what to do, and when.
+fn advice(i: &Item) -> String {
+    let trigger = i.trigger.trim_matches('"');
+    format!("- {trigger} → {} [{:.2}]", i.action, i.confidence)
+}
+
 fn describe(item: &Item) -> String {
     match item.kind {
-        Kind::Instinct => format!(
-            "- [instinct {:.2}] {} → {} ({})",
-            item.confidence,
-            item.trigger.trim_matches('"'),
-            item.action,
-            item.id
-        ),
-        Kind::Conviction => format!(
-            "- [conviction] {}: {} ({})",
-            item.name, item.action, item.id
-        ),
-        kind => format!(
-            "- [{} {}] {} ({})",
-            kind.name(),
-            day(item.date),
-            item.title,
-            item.id
-        ),
+        Kind::Instinct => advice(item),
+        Kind::Conviction => format!("- {}: {}", item.name, item.action),
+        kind => format!("- {} {}: {}", kind.name(), day(item.date), item.title),
     }
 }
 

@@ -15,6 +15,9 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
     if let Some(obs) = observation::from_tool_event(&ctx.payload, event, ctx.now) {
         observation::append(&ctx.paths, &obs)?;
     }
+    if event == Event::Post && ctx.payload.tool_name() == "TodoWrite" {
+        remember_tasks(ctx)?;
+    }
     if ctx.replay || event != Event::Post || !is_edit_tool(ctx.payload.tool_name()) {
         return Ok(None);
     }
@@ -64,4 +67,20 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
         budget,
     );
     Ok(Some(ctx.inject("PostToolUse", &text, &ids)))
+}
+
+/// Keeps the agent's unfinished tasks for the session summary ("where was I").
+fn remember_tasks(ctx: &HookCtx) -> Result<()> {
+    let open: Vec<String> = ctx
+        .payload
+        .tool_input
+        .todos
+        .iter()
+        .filter(|t| t.status.as_deref() != Some("completed"))
+        .filter_map(|t| t.content.as_deref())
+        .map(|t| crate::text::one_line(&crate::capture::redact::redact(t), 120))
+        .take(10)
+        .collect();
+    hook_state::update(&ctx.paths, &ctx.sid, |m| m.open_tasks = open)?;
+    Ok(())
 }

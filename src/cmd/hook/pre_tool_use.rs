@@ -46,7 +46,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         total: cfg.context.prompt_chars,
         item: cfg.context.item_chars,
     };
-    let seen = hook_state::read(&ctx.paths, &ctx.sid).injected;
+    let seen = hook_state::read(&ctx.paths, &ctx.sid).path_fired;
     let warnings: Vec<Item> = fired.into_iter().map(|(item, _)| item).collect();
     let mut items: Vec<Item> = match (&relative, file) {
         (Some(rel), Some(abs)) => recall::for_path(&index, &reader, rel, abs, now)?,
@@ -73,7 +73,14 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
             budget,
         );
         text.push_str(&t);
-        ctx.remember_new(new.clone());
+        let _ = hook_state::update(&ctx.paths, &ctx.sid, |m| {
+            m.path_fired.extend(new.iter().cloned());
+            for id in &new {
+                if !m.injected.contains(id) {
+                    m.injected.push(id.clone());
+                }
+            }
+        });
         ids.extend(new);
     }
     if ids.is_empty() {

@@ -67,20 +67,54 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         limits,
         ctx.now.timestamp(),
     )?;
-    let pending = crate::observer::pending(&ctx.paths);
+    // Nothing to say: say nothing.
     if start.convictions.is_empty()
         && start.instincts.is_empty()
+        && start.episodes.is_empty()
         && start.last_session.is_none()
-        && pending == 0
     {
         return Ok(None);
     }
+    let last = start
+        .last_session
+        .as_ref()
+        .map(|s| last_session(&ctx.paths.root.join(&s.id)))
+        .unwrap_or_default();
     let budget = Budget {
         total: cfg.context.session_start_chars,
         item: cfg.context.item_chars,
     };
     let root = ctx.paths.root.display().to_string();
-    let (text, ids) = render::session_start(&start, name, &root, pending, budget);
+    let (text, ids) = render::session_start(&start, name, &root, &last, budget);
     ctx.remember_new(ids.clone());
     Ok(Some(ctx.inject("SessionStart", &text, &ids)))
+}
+
+/// How the last session ended and what it left open, from its summary file (its
+/// `Outcome:` line and its `## Open tasks`).
+fn last_session(file: &std::path::Path) -> render::LastSession {
+    let Some(bytes) = crate::fsutil::read_tail(file, 64 * 1024) else {
+        return render::LastSession::default();
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let outcome = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Outcome: "))
+        .map(|o| crate::text::one_line(o, 160));
+    let open_tasks = text
+        .split("## Open tasks")
+        .nth(1)
+        .map(|section| {
+            section
+                .lines()
+                .take_while(|l| !l.starts_with("## "))
+                .filter_map(|l| l.trim().strip_prefix("- [ ] "))
+                .map(|t| crate::text::one_line(t, 120))
+                .collect()
+        })
+        .unwrap_or_default();
+    render::LastSession {
+        outcome,
+        open_tasks,
+    }
 }

@@ -76,6 +76,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         started,
         continues_from: continues_from.as_deref(),
         title: m.title.as_deref().or(first_request.as_deref()),
+        open_tasks: &m.open_tasks,
     };
     let store = Store::impatient(&ctx.paths, Duration::from_millis(50));
     session::write(&store, path, &who, &facts, m.turns, ctx.now)?;
@@ -85,7 +86,15 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     if ctx.replay {
         return Ok(None);
     }
-    Ok(start_observer(ctx, m.clear_advised))
+    let answer = start_observer(ctx, m.clear_advised);
+    // At the end, the user (not the model) hears what the agent left unfinished.
+    if ctx.event == HookEvent::SessionEnd && !m.open_tasks.is_empty() {
+        let list: Vec<String> = m.open_tasks.iter().map(|t| format!("  - {t}")).collect();
+        return Ok(Some(json!({
+            "systemMessage": format!("homunculus: this session left {} task(s) open:\n{}", list.len(), list.join("\n"))
+        })));
+    }
+    Ok(answer)
 }
 
 /// Context use thresholds (from Nous): below 10% a session has taught nothing yet;

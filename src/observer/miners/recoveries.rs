@@ -346,13 +346,17 @@ fn relate(
             title: format!("{} for {}", next.program, fail.shape()),
         });
     }
-    // The same program and verb (and, behind a runner, the same tool), changed.
-    if from == to && fail.verb() == next.verb() && inner_tool(fail) == inner_tool(next) {
+    // The same program (and, behind a runner, the same tool), changed.
+    let same_verb = fail.verb() == next.verb();
+    // A changed verb is a fix only for tools whose verb names what they do (a make
+    // target, a cargo subcommand), not for one given a file (`pytest b.py`).
+    let verb_is_a_verb = shell::takes_verb(fail.tool());
+    if from == to && inner_tool(fail) == inner_tool(next) && (same_verb || verb_is_a_verb) {
         let new_env: Vec<&str> = next
             .env_names()
             .filter(|n| !fail.env_names().any(|o| o == *n))
             .collect();
-        if let Some(name) = new_env.first() {
+        if let Some(name) = new_env.first().filter(|_| same_verb) {
             return Some(Fix {
                 key: format!("env:{name}"),
                 advice: format!("set {name}: {shown}"),
@@ -364,7 +368,7 @@ fn relate(
             .filter(|f| !fail.flags().any(|o| o == *f))
             .collect();
         // A flag is the fix only when the command runs the same targets.
-        let same_targets = fail.words().eq(next.words());
+        let same_targets = same_verb && fail.words().eq(next.words());
         if let Some(flag) = new_flags.first().filter(|_| same_targets) {
             return Some(Fix {
                 key: format!("flag:{flag}"),
@@ -408,8 +412,11 @@ fn relate(
                 }
             });
         }
-        // A `cd` into another folder first: the command was run from the wrong place.
-        return None;
+        // Another target of the same command (`pytest b.py` after `pytest a.py`) is
+        // another run, not a fix.
+        if same_verb {
+            return None;
+        }
     }
     // Run through a runner (`uv run pytest`), or the runner's module changed
     // (`python3 -m unittest` after `python3 -m pytest`).
