@@ -62,6 +62,11 @@ fn options(ctx: &Ctx, args: &SearchArgs) -> SearchOptions {
     SearchOptions {
         kind,
         project: args.project.clone(),
+        // Run inside a project, its memories come first.
+        near: std::env::current_dir()
+            .ok()
+            .and_then(|d| crate::capture::project::of(&d.to_string_lossy()))
+            .map(|p| p.name),
         limit: args.limit,
         now_unix: ctx.now.timestamp(),
         snippet_chars: if args.json { 0 } else { 160 },

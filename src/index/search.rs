@@ -16,6 +16,8 @@ use super::{Index, IndexError};
 pub struct SearchOptions {
     pub kind: Option<String>,
     pub project: Option<String>,
+    /// The project the search is run from: its memories (and global ones) rank higher.
+    pub near: Option<String>,
     pub limit: usize,
     /// The clock for decay, in unix seconds.
     pub now_unix: i64,
@@ -252,6 +254,18 @@ pub fn query(fields: &Fields, words: &[String], opts: &SearchOptions) -> Option<
     }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> =
         vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+    if let Some(near) = &opts.near {
+        for scope in [near.as_str(), "*"] {
+            let term = TermQuery::new(
+                Term::from_field_text(fields.scope, scope),
+                IndexRecordOption::Basic,
+            );
+            clauses.push((
+                Occur::Should,
+                Box::new(BoostQuery::new(Box::new(term), 2.0)),
+            ));
+        }
+    }
     for (field, value) in [(fields.kind, &opts.kind), (fields.project, &opts.project)] {
         if let Some(value) = value {
             let term = TermQuery::new(

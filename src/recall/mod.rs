@@ -179,6 +179,7 @@ pub fn session_start(
         let opts = search::SearchOptions {
             kind: None,
             project: None,
+            near: None,
             limit: limits.top,
             now_unix: now,
             snippet_chars: 0,

@@ -108,7 +108,11 @@ impl World {
 
     /// The files `search` ranks for the prompt, best first.
     fn searched(&self, p: &Prompt) -> Vec<String> {
-        let out = self.run(&["search", &p.text, "--json", "--limit", "10"], None);
+        let cwd = self.project(&p.project);
+        let out = self.run(
+            &["search", &p.text, "--json", "--limit", "10"],
+            Some(("", &cwd)),
+        );
         let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
         v["hits"]
             .as_array()

@@ -11,6 +11,7 @@ fn names(m: &Memory, index: &Index, query: &str) -> Vec<String> {
     let opts = SearchOptions {
         kind: None,
         project: None,
+        near: None,
         limit: 10,
         now_unix: m.now.timestamp(),
         snippet_chars: 0,
