@@ -19,6 +19,31 @@ struct Rule {
     replace: &'static str,
 }
 
+/// Whether the value of a `key=value` pair is a secret: not a reference to one
+/// (`$VAR`, `${VAR}`, `<placeholder>`) and not a plain count (`max_tokens=4096`).
+fn is_secret_value(key: &str, value: &str) -> bool {
+    let v = value.trim_matches(['"', '\'']);
+    let key = key
+        .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '=' | ':' | '"' | '\''))
+        .to_ascii_lowercase();
+    // `token_count`, `password_min_length`, `token_url`: about a secret, not one.
+    const ABOUT: &[&str] = &[
+        "count", "len", "length", "size", "limit", "max", "min", "ttl", "type", "name", "kind",
+        "url", "uri", "endpoint", "file", "path", "env", "expiry", "expires", "prompt", "policy",
+        "hint", "field", "header", "id",
+    ];
+    let about = ABOUT.iter().any(|a| {
+        key.ends_with(&format!("_{a}"))
+            || key.ends_with(&format!("-{a}"))
+            || key.ends_with(&format!(".{a}"))
+    });
+    !(v.is_empty()
+        || about
+        || v.starts_with(['$', '<', '{'])
+        || v.contains('(')
+        || v.len() < 12 && v.chars().all(|c| c.is_ascii_digit()))
+}
+
 const RULES: &[Rule] = &[
     Rule {
         prefilter: &["-----begin"],
@@ -43,6 +68,11 @@ const RULES: &[Rule] = &[
     Rule {
         prefilter: &["sk-", "sk_", "rk_"],
         pattern: r"\b(?:sk-ant-[A-Za-z0-9_-]{20,}|sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,})",
+        replace: REDACTED,
+    },
+    Rule {
+        prefilter: &["discord", "webhook.office.com", "hooks.zapier.com"],
+        pattern: r"https://(?:(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+|[A-Za-z0-9.-]*webhook\.office\.com/[^\s]+|hooks\.zapier\.com/hooks/catch/[^\s]+)",
         replace: REDACTED,
     },
     Rule {
@@ -72,10 +102,13 @@ const RULES: &[Rule] = &[
     },
     Rule {
         prefilter: &["://"],
-        pattern: r"(?P<k>\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^\s/:@]+:[^\s/@]+@",
+        pattern: r"(?P<k>\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^\s/:@]*:[^\s/@]+@",
         replace: "${k}[REDACTED]@",
     },
     Rule {
+        // Any key that names a secret, in any case and separator style, as `key=value`,
+        // `key: value`, `"key": "value"` or a header (`X-Api-Key: …`). A value that is a
+        // reference (`$VAR`, `${VAR}`, `<placeholder>`) is no secret and stays.
         prefilter: &[
             "pass",
             "pwd",
@@ -85,7 +118,29 @@ const RULES: &[Rule] = &[
             "auth",
             "credential",
         ],
-        pattern: r#"(?i)(?P<k>\b(?:password|passwd|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|client[_-]?secret|auth[_-]?token|accountkey|credentials?)["']?\s*[=:]\s*)(?:"[^"\n]*"|'[^'\n]*'|[^\s&;,'"]+)"#,
+        pattern: r#"(?i)(?P<k>\b[a-z0-9_.-]*(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|accountkey|credentials?|auth[_-]?token|authorization)(?:[_.-][a-z0-9_.-]*)?["']?\s*[=:]\s*(?:bearer\s+|basic\s+)?)(?P<v>"[^"$<\n][^"\n]*"|'[^'$<\n][^'\n]*'|[^\s&;,'"$<{][^\s&;,'"]*)"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // Command-line options that take a secret: `--password X`, `--token=X`,
+        // `curl -u user:pass`, `--user user:pass`, mysql's `-pX`.
+        prefilter: &[
+            "--pass",
+            "--token",
+            "--secret",
+            "--api-key",
+            "--apikey",
+            "-u ",
+            "--user",
+            "-p",
+            "--auth",
+        ],
+        pattern: r#"(?P<k>(?:--(?:password|passwd|token|secret|secret-key|private-key|access-key|api-key|apikey|auth-token|client-secret)(?:=|\s+)|(?:\bcurl\b[^\n]*?\s(?:-u|--user)\s+[^\s:]+:)))(?:"[^"\n]*"|'[^'\n]*'|[^\s"'$][^\s]*)"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        prefilter: &["mysql", "mariadb"],
+        pattern: r"(?P<k>\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)[^\s-][^\s]*",
         replace: "${k}[REDACTED]",
     },
     Rule {
@@ -99,7 +154,7 @@ const RULES: &[Rule] = &[
             "access_key",
             "private_key",
         ],
-        pattern: r#"(?P<k>\b[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*\s*=\s*)(?:"[^"\n]*"|'[^'\n]*'|[^\s;&]+)"#,
+        pattern: r#"(?P<k>\b[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*\s*=\s*)(?P<v>"[^"\n]*"|'[^'\n]*'|[^\s;&]+)"#,
         replace: "${k}[REDACTED]",
     },
 ];
@@ -118,7 +173,20 @@ pub fn redact(text: &str) -> Cow<'_, str> {
             continue;
         }
         let re = compiled(i);
-        if let Cow::Owned(replaced) = re.replace_all(&out, rule.replace) {
+        // Pairs keep references and counts; every other rule replaces what it matches.
+        let replaced = if re.capture_names().any(|n| n == Some("v")) {
+            re.replace_all(&out, |caps: &regex::Captures| match caps.name("v") {
+                Some(v)
+                    if !is_secret_value(caps.name("k").map_or("", |k| k.as_str()), v.as_str()) =>
+                {
+                    caps[0].to_string()
+                }
+                _ => format!("{}{REDACTED}", caps.name("k").map_or("", |k| k.as_str())),
+            })
+        } else {
+            re.replace_all(&out, rule.replace)
+        };
+        if let Cow::Owned(replaced) = replaced {
             out = Cow::Owned(replaced);
         }
     }

@@ -166,3 +166,147 @@ fn keys_of_pairs_are_kept() {
 fn clean_text_is_borrowed() {
     assert!(matches!(redact("cargo build"), Cow::Borrowed(_)));
 }
+
+/// Round two: the spellings a red-team pass found getting through, and their kin.
+const MORE_SECRETS: &[(&str, &str)] = &[
+    ("db_password=hunter2-Very-Secret", "hunter2-Very-Secret"),
+    ("DB_PASSWORD: s3cr3t-p4ss", "s3cr3t-p4ss"),
+    ("github_token=abc123def456ghi789", "abc123def456ghi789"),
+    ("GITHUB_TOKEN: abc123def456ghi789", "abc123def456ghi789"),
+    (
+        "aws_secret_access_key = wJalrXUtnFEMIK7MDENGbPxRfiCY",
+        "wJalrXUtnFEMIK7MDENGbPxRfiCY",
+    ),
+    (
+        "curl -u admin:pa55w0rd https://api.example.com/v1",
+        "pa55w0rd",
+    ),
+    (
+        "curl --user deploy:Tr0ub4dor https://x.example.com",
+        "Tr0ub4dor",
+    ),
+    ("psql --password Sup3rS3cret -h db", "Sup3rS3cret"),
+    (
+        "vault login --token=hvs.CAESIabcdef123456",
+        "hvs.CAESIabcdef123456",
+    ),
+    ("mysql -u root -pS3cretRoot db", "S3cretRoot"),
+    ("mysqldump -uroot -pRootPw123 shop > dump.sql", "RootPw123"),
+    (
+        "curl -H 'X-Api-Key: 9f8e7d6c5b4a39281706' https://api.example.com",
+        "9f8e7d6c5b4a39281706",
+    ),
+    ("x-api-key: 9f8e7d6c5b4a39281706", "9f8e7d6c5b4a39281706"),
+    (
+        "client_secret: \"8Q~abcDEF.ghiJKL_mno\"",
+        "8Q~abcDEF.ghiJKL_mno",
+    ),
+    (
+        "{\"client_secret\": \"8Q~abcDEF.ghiJKL_mno\"}",
+        "8Q~abcDEF.ghiJKL_mno",
+    ),
+    (
+        "curl -X POST https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX",
+        "XXXXXXXXXXXXXXXX",
+    ),
+    (
+        "https://discord.com/api/webhooks/123456789012345678/abcDEF-ghiJKL_mnoPQR",
+        "abcDEF-ghiJKL_mnoPQR",
+    ),
+    (
+        "DATABASE_URL=postgres://app:Pa55word@db.internal:5432/app",
+        "Pa55word",
+    ),
+    (
+        "mongodb+srv://user:m0ng0Pass@cluster0.example.net/test",
+        "m0ng0Pass",
+    ),
+    (
+        "Server=db;Database=app;User Id=sa;Password=Y0urStr0ng!;",
+        "Y0urStr0ng!",
+    ),
+    ("redis://:redisPass99@cache:6379/0", "redisPass99"),
+    (
+        "SENTRY_AUTH_TOKEN=sntrys_abcdefghijklmnop",
+        "sntrys_abcdefghijklmnop",
+    ),
+    ("auth_token = 'Zm9vYmFyYmF6cXV4'", "Zm9vYmFyYmF6cXV4"),
+    (
+        "Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345",
+        "abcdefghijklmnopqrstuvwxyz012345",
+    ),
+    (
+        "authorization: Basic dXNlcjpwYXNzd29yZDEyMzQ1Njc4OQ==",
+        "dXNlcjpwYXNzd29yZDEyMzQ1Njc4OQ",
+    ),
+    ("export PGPASSWORD=pgS3cret", "pgS3cret"),
+    ("export MYSQL_ROOT_PASSWORD=rootS3cret", "rootS3cret"),
+    (
+        "stripe_secret_key=rk_live_51Habcdefghijklmnop",
+        "rk_live_51Habcdefghijklmnop",
+    ),
+    (
+        "encryption_key: 0123456789abcdef0123456789abcdef",
+        "0123456789abcdef0123456789abcdef",
+    ),
+    ("SIGNING_KEY=ed25519:abcdefghijk", "ed25519:abcdefghijk"),
+    ("passphrase = correct horse battery", "correct"),
+    ("jwtSecret: supersecretjwtvalue", "supersecretjwtvalue"),
+    ("apiKey=\"AKx9-2mm-Q7\"", "AKx9-2mm-Q7"),
+    (
+        "npm config set //registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789",
+        "npm_abcdefghij",
+    ),
+    (
+        "docker login -u me --password hunter22 registry.example.com",
+        "hunter22",
+    ),
+    ("op signin --secret-key A3-XXXXXX", "A3-XXXXXX"),
+    (
+        "gh auth login --with-token < token.txt; API_TOKEN=tok_live_1234567890",
+        "tok_live_1234567890",
+    ),
+    (
+        "twilio: account_sid=AC123, auth_token=0123456789abcdef0123456789abcdef",
+        "0123456789abcdef0123456789abcdef",
+    ),
+];
+
+/// Texts that look like secrets but are not, and must stay as they are.
+const MORE_LOOK_ALIKES: &[&str] = &[
+    "author: Jane Doe",
+    "primary_key = id",
+    "sort_key: created_at",
+    "the token bucket refills at 10/s",
+    "password reset emails go out at 9",
+    "export DB_PASSWORD=$DB_PASSWORD_FROM_VAULT",
+    "password: ${DB_PASSWORD}",
+    "token: <your token here>",
+    "mysql -u root -p",
+    "curl -u me https://example.com",
+    "keyboard shortcuts: ctrl+k",
+    "the secret sauce is caching",
+    "auth middleware checks the session",
+    "git log --author=alice",
+    "monkey=banana",
+    "cargo test -p store",
+    "pnpm -p filter",
+    "tokenizer.js handles BPE",
+];
+
+#[test]
+fn round_two_spellings_are_redacted() {
+    for (text, secret) in MORE_SECRETS {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{text} -> {out}");
+        assert!(out.contains(REDACTED), "{text} -> {out}");
+    }
+    assert!(SECRETS.len() + MORE_SECRETS.len() >= 60);
+}
+
+#[test]
+fn round_two_look_alikes_survive() {
+    for text in MORE_LOOK_ALIKES {
+        assert_eq!(redact(text), *text, "{text}");
+    }
+}
