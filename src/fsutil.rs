@@ -105,7 +105,37 @@ pub fn append(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
         .custom_flags(libc::O_NOFOLLOW)
         .open(path)
         .at("open", path)?;
-    f.write_all(bytes).at("append to", path)
+    // Whole lines or nothing: a write cut short (a full disk) is cut back, so the next
+    // line does not start inside a fragment.
+    let before = f.metadata().at("stat", path)?.len();
+    if let Err(e) = f.write_all(bytes) {
+        cut_back(path, before, bytes);
+        return Err(PathError::new("append to", path, e));
+    }
+    Ok(())
+}
+
+/// After a failed append: removes what of `bytes` reached the file, if nothing else was
+/// appended since (another process's whole line is never cut).
+fn cut_back(path: &Path, before: u64, bytes: &[u8]) {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut f) = fs::OpenOptions::new().read(true).write(true).open(path) else {
+        return;
+    };
+    let Ok(len) = f.metadata().map(|m| m.len()) else {
+        return;
+    };
+    let written = len.saturating_sub(before) as usize;
+    if written == 0 || written > bytes.len() || f.seek(SeekFrom::Start(before)).is_err() {
+        return;
+    }
+    let mut tail = Vec::with_capacity(written);
+    if f.take(written as u64).read_to_end(&mut tail).is_ok() && tail == bytes[..written] {
+        let _ = fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_len(before));
+    }
 }
 
 /// Writes `contents` to `path` only if no file exists there yet. Returns whether it wrote.

@@ -178,8 +178,12 @@ fn is_empty_input(input: &Input) -> bool {
     *input == Input::default()
 }
 
+/// `text` redacted and clipped. Only a little more than is kept is read (a pasted
+/// megabyte costs nothing); the margin keeps a secret that straddles the cut whole, so
+/// redaction still recognises it.
 fn bounded(text: &str, max: usize) -> String {
-    clip_chars(&redact(text), max).to_string()
+    let head = clip_chars(text, max + 512);
+    clip_chars(&redact(head), max).to_string()
 }
 
 /// Read-only shell commands that teach nothing: `cat`, `ls`, `git status`, ...

@@ -209,8 +209,14 @@ fn upsert(
         return Ok(false);
     };
     let abs = paths.root.join(relative);
-    // Unreadable (vanished, not UTF-8): leave it out of the index.
-    let Ok(text) = fsutil::read_text(&abs) else {
+    // Unreadable (vanished, not UTF-8): leave it out of the index. A huge file (a
+    // pasted log) is indexed by its first MiB: memory stays bounded for any hook.
+    let text = if stamp.size > MAX_ITEM_BYTES {
+        read_head(&abs)
+    } else {
+        fsutil::read_text(&abs).ok()
+    };
+    let Some(text) = text else {
         delete(index, slot, &relative.to_string_lossy(), batch)?;
         return Ok(false);
     };
@@ -222,6 +228,20 @@ fn upsert(
     ));
     w.add_document(doc)?;
     Ok(true)
+}
+
+/// The most of one item file the index reads.
+const MAX_ITEM_BYTES: u64 = 1024 * 1024;
+
+fn read_head(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    fs::File::open(path)
+        .ok()?
+        .take(MAX_ITEM_BYTES)
+        .read_to_end(&mut head)
+        .ok()?;
+    Some(String::from_utf8_lossy(&head).into_owned())
 }
 
 fn delete(

@@ -42,9 +42,48 @@ pub(super) fn line_ranges(text: &str, from: usize) -> impl Iterator<Item = Line>
 
 /// Parses YAML text that must be a mapping; errors carry file lines (the YAML starts on
 /// line 2 of the file).
+/// The most frontmatter we parse, and the deepest nesting: a hostile or broken file
+/// (50,000 nested lists) must not stall `status` or a hook.
+const MAX_YAML_BYTES: usize = 256 * 1024;
+const MAX_DEPTH: usize = 64;
+
+/// The deepest bracket or indentation nesting of `yaml`, roughly: enough to refuse
+/// the pathological before the parser sees it.
+fn nesting(yaml: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for c in yaml.chars() {
+        match c {
+            '[' | '{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let indent = yaml
+        .lines()
+        .map(|l| l.len() - l.trim_start().len())
+        .max()
+        .unwrap_or(0);
+    deepest.max(indent / 2)
+}
+
 pub fn parse_mapping(yaml: &str) -> Result<Mapping, SyntaxError> {
     if yaml.trim().is_empty() {
         return Ok(Mapping::new());
+    }
+    if yaml.len() > MAX_YAML_BYTES {
+        return Err(SyntaxError::new(
+            2,
+            "frontmatter is larger than 256 KiB; not read",
+        ));
+    }
+    if nesting(yaml) > MAX_DEPTH {
+        return Err(SyntaxError::new(
+            2,
+            "frontmatter nests deeper than 64 levels; not read",
+        ));
     }
     match serde_yaml_ng::from_str::<Value>(yaml) {
         Ok(Value::Mapping(map)) => Ok(map),

@@ -230,3 +230,20 @@ fn lines_after_a_single_line_value_are_never_dropped() {
         "---\ntrigger: first part\n  second part\nconfidence: 0.5\n---\n"
     );
 }
+
+#[test]
+fn pathological_frontmatter_is_refused_before_parsing() {
+    let deep = format!(
+        "---\na: {}{}\n---\n",
+        "[".repeat(50_000),
+        "]".repeat(50_000)
+    );
+    let doc = Document::parse(deep).unwrap();
+    let err = doc.mapping().unwrap_err();
+    assert!(err.reason.contains("deeper than 64"), "{err}");
+    let big = format!("---\na: \"{}\"\n---\n", "x".repeat(300 * 1024));
+    let err = Document::parse(big).unwrap().mapping().unwrap_err();
+    assert!(err.reason.contains("256 KiB"), "{err}");
+    let fine = "---\na: [[1, 2], {b: [c]}]\n---\n".to_string();
+    assert!(Document::parse(fine).unwrap().mapping().is_ok());
+}
