@@ -204,6 +204,13 @@ impl InvalidFile {
 /// non-blocking and checked after opening, so a FIFO, a device or a link to
 /// `/dev/zero` named by a payload can neither hang nor flood a hook.
 pub fn read_tail(path: &Path, max: u64) -> Option<Vec<u8>> {
+    // A stat never blocks, whatever the path is.
+    let len = fs::metadata(path).ok()?.len();
+    read_range(path, len.saturating_sub(max), max)
+}
+
+/// At most `max` bytes of a regular file from offset `from` (see `read_tail`).
+pub fn read_range(path: &Path, from: u64, max: u64) -> Option<Vec<u8>> {
     use std::io::{Read, Seek, SeekFrom};
     use std::os::unix::fs::OpenOptionsExt;
     let mut file = fs::OpenOptions::new()
@@ -211,15 +218,13 @@ pub fn read_tail(path: &Path, max: u64) -> Option<Vec<u8>> {
         .custom_flags(libc::O_NONBLOCK)
         .open(path)
         .ok()?;
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() {
+    if !file.metadata().ok()?.is_file() {
         return None;
     }
-    file.seek(SeekFrom::Start(meta.len().saturating_sub(max)))
-        .ok()?;
-    let mut tail = Vec::new();
-    file.take(max).read_to_end(&mut tail).ok()?;
-    Some(tail)
+    file.seek(SeekFrom::Start(from)).ok()?;
+    let mut out = Vec::new();
+    file.take(max).read_to_end(&mut out).ok()?;
+    Some(out)
 }
 
 /// A JSON state file of ours, or the default when it is missing or does not parse

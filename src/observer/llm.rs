@@ -68,13 +68,17 @@ fn conversation(
         let Some(path) = hook_state::read(paths, sid).transcript_path else {
             continue;
         };
-        let Ok(bytes) = std::fs::read(&path) else {
-            continue;
-        };
+        // Regular files only, read from the cursor and no further than the budget can
+        // use: a FIFO or `/dev/zero` behind the path cannot stall or flood the run.
         let from = cursors.get(&path).copied().unwrap_or(0) as usize;
-        let Some(rest) = bytes.get(from..) else {
+        let Some(bytes) = crate::fsutil::read_range(
+            std::path::Path::new(&path),
+            from as u64,
+            (budget as u64).saturating_mul(8),
+        ) else {
             continue;
         };
+        let rest = bytes.as_slice();
         let mut end = from;
         let mut window = String::new();
         for line in rest.split_inclusive(|&b| b == b'\n') {

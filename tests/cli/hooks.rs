@@ -416,3 +416,33 @@ fn a_nearly_full_context_earns_one_clear_advice() {
     );
     silent(&env.hook_raw("stop", payload));
 }
+
+#[test]
+fn a_transcript_path_that_is_a_fifo_or_a_device_cannot_hang_a_hook() {
+    let env = ready();
+    let fifo = env.home.join("transcript.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let zero = env.home.join("zero.jsonl");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    for path in [&fifo, &zero] {
+        for event in ["stop", "session-end", "pre-compact"] {
+            let payload = format!(
+                "{{\"session_id\":\"{SID}\",\"cwd\":\"/tmp\",\"transcript_path\":\"{}\",\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}}",
+                path.display()
+            );
+            // A blocking open of the FIFO would never return; the test would time out.
+            let out = env
+                .cmd()
+                .args(["hook", event])
+                .write_stdin(payload)
+                .timeout(std::time::Duration::from_secs(20))
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{event} on {}", path.display());
+        }
+    }
+}
