@@ -28,7 +28,7 @@ use crate::memory::kind::ITEM_DIRS;
 use crate::paths::Paths;
 
 /// Up to this many documents, every sync re-stats every file (a few milliseconds).
-pub const SWEEP_ALWAYS_UP_TO: u64 = 20_000;
+pub const SWEEP_ALWAYS_UP_TO: u64 = 1_000;
 /// Above it, in-place edits are looked for at most this often without `watch`.
 pub const SWEEP_INTERVAL_SECS: i64 = 60;
 /// How long a reader waits for a busy writer before searching what is there.

@@ -446,3 +446,21 @@ fn a_transcript_path_that_is_a_fifo_or_a_device_cannot_hang_a_hook() {
         }
     }
 }
+
+#[test]
+fn a_broken_identity_does_not_switch_session_start_off() {
+    let env = ready();
+    // A git merge left conflict markers in it.
+    std::fs::write(
+        env.memory().join("identity.json"),
+        "<<<<<<< HEAD\n{\"session_count\": 3}\n=======\n{\"session_count\": 4}\n>>>>>>> other\n",
+    )
+    .unwrap();
+    let out = env.hook("session-start", "session_start_startup");
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stdout.contains("homunculus: learned memory"),
+        "{}",
+        out.stdout
+    );
+}

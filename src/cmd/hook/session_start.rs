@@ -34,12 +34,16 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
             .get_or_insert_with(|| format!("sessions/{}", session::file_name(ctx.now, &ctx.sid)));
         (first, file.clone())
     })?;
-    if first {
-        identity::update_within(&ctx.paths, crate::capture::hook_state::WAIT, |m| {
+    // The count is bookkeeping: a busy or broken identity.json is logged, and the
+    // memory is injected all the same.
+    if first
+        && let Err(e) = identity::update_within(&ctx.paths, crate::capture::hook_state::WAIT, |m| {
             let count = m.get("session_count").and_then(Value::as_u64).unwrap_or(0);
             m.insert("session_count".into(), json!(count + 1));
             m.insert("last_session".into(), json!(stamp(ctx.now)));
-        })?;
+        })
+    {
+        ctx.log(&format!("session not counted: {e}"));
     }
     if ctx.replay {
         return Ok(None);

@@ -80,9 +80,11 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     };
     let store = Store::impatient(&ctx.paths, Duration::from_millis(50));
     session::write(&store, path, &who, &facts, m.turns, ctx.now)?;
-    identity::update_within(&ctx.paths, crate::capture::hook_state::WAIT, |map| {
+    if let Err(e) = identity::update_within(&ctx.paths, crate::capture::hook_state::WAIT, |map| {
         map.insert("last_session".into(), json!(stamp(ctx.now)));
-    })?;
+    }) {
+        ctx.log(&format!("last_session not recorded: {e}"));
+    }
     if ctx.replay {
         return Ok(None);
     }
