@@ -178,7 +178,13 @@ fn promote(store: &Store, candidate: &Candidate, now: DateTime<Utc>) -> Result<(
         .display()
         .to_string();
     let text = render_conviction(&ConvictionDraft::from_candidate(candidate), now);
-    store.create(&candidate.conviction, &text)?;
+    match store.create(&candidate.conviction, &text) {
+        Ok(()) => {}
+        // Another run (a concurrent `evolve --promote`, the observer) promoted it first:
+        // the conviction is there, and marking the instinct again changes nothing.
+        Err(Error::Refused { .. }) if is_conviction_of(store, candidate) => {}
+        Err(e) => return Err(e),
+    }
     store.edit(&candidate.instinct.path, |file| {
         file.set("promoted", &Scalar::Bool(true), &["last_seen"])?;
         file.set(
@@ -187,6 +193,16 @@ fn promote(store: &Store, candidate: &Candidate, now: DateTime<Utc>) -> Result<(
             &["promoted", "last_seen"],
         )
     })
+}
+
+/// Whether the conviction file at the candidate's path came from this instinct.
+fn is_conviction_of(store: &Store, candidate: &Candidate) -> bool {
+    store
+        .read(&candidate.conviction)
+        .ok()
+        .and_then(|doc| doc.mapping().ok())
+        .and_then(|m| m.get("source_instinct")?.as_str().map(str::to_string))
+        .is_some_and(|s| s == candidate.instinct.name)
 }
 
 fn revoke(store: &Store, instinct: &Instinct) -> Result<(), Error> {

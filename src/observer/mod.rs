@@ -15,6 +15,7 @@ pub mod safety;
 mod summary;
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -71,6 +72,8 @@ pub struct Report {
     pub revoked: usize,
     pub committed: bool,
     pub resumed: bool,
+    /// The files this run wrote or removed: what its commit takes, and nothing else.
+    pub files: Vec<PathBuf>,
 }
 
 /// Whether the Stop hook should start a run: enough pending and not too soon.
@@ -204,6 +207,7 @@ fn finish(
     );
     report.changes.extend(applied.changes);
     report.errors.extend(applied.errors);
+    report.files.extend(applied.files);
     if !inflight.archived {
         let sizes = match &inflight.archive_sizes {
             Some(sizes) => sizes.clone(),
@@ -293,7 +297,29 @@ fn after_run(
             message.push_str(line);
             message.push('\n');
         }
-        match git::commit_all(&paths.root, &message) {
+        for c in &applied.promoted {
+            report
+                .files
+                .extend([c.conviction.clone(), c.instinct.path.clone()]);
+        }
+        for w in &applied.revoked {
+            report.files.push(w.instinct.path.clone());
+            report
+                .files
+                .push(paths.convictions().join(format!("{}.md", w.instinct.name)));
+            if let Some(to) = &w.instinct.promoted_to {
+                report.files.push(paths.root.join(to));
+            }
+        }
+        report.files.push(paths.identity());
+        let mut files: Vec<String> = report
+            .files
+            .iter()
+            .map(|f| paths.relative(f).display().to_string())
+            .collect();
+        files.sort();
+        files.dedup();
+        match git::commit_paths(&paths.root, &message, &files) {
             Ok(committed) => report.committed = committed,
             Err(e) => log::append(
                 paths,

@@ -56,8 +56,28 @@ pub fn init(dir: &Path) -> Result<bool, GitError> {
 /// (nothing to commit is not an error). Works without a configured git identity.
 pub fn commit_all(dir: &Path, message: &str) -> Result<bool, GitError> {
     run(dir, &["add", "--all"])?;
-    let staged = run(dir, &["diff", "--cached", "--quiet"]);
-    if staged.is_ok() {
+    commit_staged(dir, message, &[])
+}
+
+/// Commits exactly `files` (added, changed or removed), whatever else the user has
+/// changed or staged in the folder. Returns whether there was anything to commit.
+pub fn commit_paths(dir: &Path, message: &str, files: &[String]) -> Result<bool, GitError> {
+    if files.is_empty() {
+        return Ok(false);
+    }
+    let mut add: Vec<&str> = vec!["add", "--all", "--"];
+    add.extend(files.iter().map(String::as_str));
+    run(dir, &add)?;
+    commit_staged(dir, message, files)
+}
+
+fn commit_staged(dir: &Path, message: &str, only: &[String]) -> Result<bool, GitError> {
+    let mut diff: Vec<&str> = vec!["diff", "--cached", "--quiet"];
+    if !only.is_empty() {
+        diff.push("--");
+        diff.extend(only.iter().map(String::as_str));
+    }
+    if run(dir, &diff).is_ok() {
         return Ok(false);
     }
     let has_identity = run(dir, &["config", "user.email"]).is_ok();
@@ -71,6 +91,10 @@ pub fn commit_all(dir: &Path, message: &str) -> Result<bool, GitError> {
         ]);
     }
     args.extend(["commit", "--quiet", "--no-verify", "-m", message]);
+    if !only.is_empty() {
+        args.push("--");
+        args.extend(only.iter().map(String::as_str));
+    }
     run(dir, &args)?;
     Ok(true)
 }

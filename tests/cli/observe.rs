@@ -168,6 +168,38 @@ fn git_history_gets_one_commit_per_run_that_changed_something() {
 }
 
 #[test]
+fn the_observer_commits_only_what_it_wrote() {
+    let env = with_observations(&["session-1", "session-2", "session-3"]);
+    env.run(&["init", "--git"]).success();
+    // The user's own note, not committed yet.
+    fs::write(
+        env.memory().join("convictions/my-own-rule.md"),
+        "---\nname: my-own-rule\naction: x\ndomain: git\n---\n",
+    )
+    .unwrap();
+    let out = env.run(&["observe"]);
+    assert!(out.stdout.contains("Committed"), "{out}");
+    let status = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=all"])
+        .current_dir(env.memory())
+        .output()
+        .unwrap();
+    let status = String::from_utf8_lossy(&status.stdout);
+    assert!(status.contains("?? convictions/my-own-rule.md"), "{status}");
+    let shown = std::process::Command::new("git")
+        .args(["show", "--name-only", "--format=", "HEAD"])
+        .current_dir(env.memory())
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.contains("instincts/personal/testing-cargo-nextest-instead-of-cargo-test.md"),
+        "{shown}"
+    );
+    assert!(!shown.contains("my-own-rule"), "{shown}");
+}
+
+#[test]
 fn dry_run_changes_nothing() {
     let env = with_observations(&["session-1", "session-2", "session-3"]);
     let before = crate::common::snapshot_tree(&env.memory());
