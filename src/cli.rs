@@ -199,6 +199,8 @@ pub enum VerdictArg {
     Weak,
     /// Raise confidence by 0.10 and count as seen now
     Strong,
+    /// Not now: inject it no more in this session; its confidence is untouched
+    Mute,
 }
 
 #[derive(Debug, Args)]
@@ -206,6 +208,9 @@ pub struct FeedbackArgs {
     /// The instinct's name: its file name without .md
     pub name: String,
     pub verdict: VerdictArg,
+    /// With `mute`: the session (default: the one most recently active)
+    #[arg(long)]
+    pub session: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -4,6 +4,7 @@
 use anyhow::{Result, bail};
 
 use super::{Ctx, print, reindex_changed};
+use crate::capture::hook_state;
 use crate::cli::{FeedbackArgs, VerdictArg};
 use crate::memory::confidence::Feedback;
 use crate::memory::{Instinct, Origin, Store};
@@ -24,6 +25,7 @@ pub fn run(ctx: &Ctx, args: &FeedbackArgs) -> Result<()> {
         VerdictArg::Wrong => (Feedback::Wrong, "wrong"),
         VerdictArg::Weak => (Feedback::Weak, "weak"),
         VerdictArg::Strong => (Feedback::Strong, "strong"),
+        VerdictArg::Mute => return mute(ctx, args, &path),
     };
     let now = ctx.now;
     let (before, after) = store.edit(&path, |file| {
@@ -59,6 +61,42 @@ pub fn run(ctx: &Ctx, args: &FeedbackArgs) -> Result<()> {
         after.confidence,
         path.display()
     ))
+}
+
+/// "Not now": the item is treated as already injected for the rest of the session, by
+/// prompt recall and by path triggers alike. Its file is not touched.
+fn mute(ctx: &Ctx, args: &FeedbackArgs, path: &std::path::Path) -> Result<()> {
+    let session = match &args.session {
+        Some(s) => crate::capture::payload::safe_session_id(s),
+        None => latest_session(ctx)?,
+    };
+    let id = ctx.paths.relative(path).display().to_string();
+    hook_state::update(&ctx.paths, &session, |m| {
+        for list in [&mut m.injected, &mut m.path_fired] {
+            if !list.contains(&id) {
+                list.push(id.clone());
+            }
+        }
+    })?;
+    print(&format!(
+        "{}: muted for the rest of session {session} (confidence unchanged)\n",
+        args.name
+    ))
+}
+
+/// The session whose hook state changed last.
+fn latest_session(ctx: &Ctx) -> Result<String> {
+    let dir = ctx.paths.root.join("state/sessions");
+    let newest = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max();
+    match newest {
+        Some((_, path)) => Ok(crate::memory::stem(&path)),
+        None => bail!("no session has started yet; name one with --session"),
+    }
 }
 
 /// The error for an unknown name, with the closest existing names.

@@ -175,3 +175,22 @@ fn read_only_folder_fails_cleanly() {
     assert_eq!(out.stderr.lines().count(), 1);
     assert_eq!(before, snapshot_tree(&env.memory()), "nothing half-written");
 }
+
+#[test]
+fn mute_stops_an_item_for_the_session_and_leaves_its_confidence() {
+    let env = TestEnv::with_memory("bash-era");
+    let name = "testing-use-nextest";
+    let before = env.read(&format!("instincts/personal/{name}.md"));
+    let out = env.run(&["feedback", name, "mute", "--session", "s-1"]);
+    out.success();
+    assert!(
+        out.stdout.contains("muted for the rest of session s-1"),
+        "{out}"
+    );
+    assert_eq!(env.read(&format!("instincts/personal/{name}.md")), before);
+    let memo = env.read("state/sessions/s-1.json");
+    assert!(
+        memo.contains(&format!("instincts/personal/{name}.md")),
+        "{memo}"
+    );
+}
