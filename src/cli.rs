@@ -51,6 +51,8 @@ pub enum Command {
     /// Handle a Claude Code hook event (payload on stdin); always exits 0. Registered by
     /// `init` in Claude Code's settings.json; not for running by hand
     Hook(HookArgs),
+    /// What was injected into the model's context, when, where and why
+    Injections(InjectionsArgs),
     /// Print a shell completion script
     Completions(CompletionsArgs),
 }
@@ -211,6 +213,19 @@ pub struct FeedbackArgs {
     /// With `mute`: the session (default: the one most recently active)
     #[arg(long)]
     pub session: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct InjectionsArgs {
+    /// Only this session (its id, or the first characters of it)
+    #[arg(long)]
+    pub session: Option<String>,
+    /// The most recent N injections
+    #[arg(long, default_value_t = 50)]
+    pub last: usize,
+    /// One JSON object: {"injections": [...]}
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -9,6 +9,7 @@ mod feedback;
 pub(crate) mod hook;
 mod import;
 mod init;
+mod injections;
 mod observe;
 mod reindex;
 mod replay;
@@ -70,6 +71,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Search(args) => search::run(&ctx, &args),
         Command::Reindex => reindex::run(&ctx),
         Command::Watch => watch::run(&ctx),
+        Command::Injections(args) => injections::run(&ctx, &args),
         Command::Completions(args) => completions::run(&args),
         // `main` routes every `hook` invocation to `run_hook` before parsing (see
         // `cli::hook_event`); clap only sees `hook --help`, which it answers itself.

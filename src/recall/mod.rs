@@ -38,6 +38,8 @@ pub struct Item {
     pub globs: Vec<String>,
     pub flags: Vec<String>,
     pub command: Option<String>,
+    /// Why it was chosen (the words of the prompt it shares), for the injection log.
+    pub why: Vec<String>,
 }
 
 pub(crate) fn term(field: Field, value: &str) -> Box<dyn Query> {
@@ -114,6 +116,7 @@ pub(crate) fn load(
         flags: all(f.flags),
         command: Some(text(f.command)).filter(|c| !c.is_empty()),
         kind,
+        why: Vec::new(),
     })
 }
 

@@ -293,8 +293,12 @@ pub fn prompt(
         if !(whole || enough) {
             continue;
         }
-        let item = load(&searcher, f, address, ctx.now)?;
+        let mut item = load(&searcher, f, address, ctx.now)?;
         if !ctx.exclude.contains(&item.id) {
+            item.why = matched.iter().map(|(w, _)| w.clone()).collect();
+            if whole {
+                item.why.push("(identifier)".into());
+            }
             out.push(item);
         }
     }

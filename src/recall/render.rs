@@ -177,6 +177,7 @@ mod tests {
             globs: vec![],
             flags: vec![],
             command: None,
+            why: vec![],
         }
     }
 

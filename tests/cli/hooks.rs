@@ -464,3 +464,26 @@ fn a_broken_identity_does_not_switch_session_start_off() {
         out.stdout
     );
 }
+
+#[test]
+fn injections_lists_what_reached_the_model_and_why() {
+    let env = ready();
+    env.hook("session-start", "session_start_startup");
+    let out = env.run(&["injections"]);
+    out.success();
+    assert!(out.stdout.contains("session-start (live"), "{out}");
+    assert!(
+        out.stdout
+            .contains("instincts/personal/testing-use-nextest.md"),
+        "{out}"
+    );
+    let json = env
+        .run(&["injections", "--json", "--session", "7c1e5a2b"])
+        .json();
+    assert_eq!(json["injections"][0]["event"], "session-start");
+    let none = env.run(&["injections", "--session", "nobody"]);
+    assert!(
+        none.stdout.contains("Nothing has been injected yet."),
+        "{none}"
+    );
+}

@@ -100,20 +100,32 @@ impl HookCtx {
     /// The protocol answer carrying `text` as context, logged to `injections.jsonl`.
     pub fn inject(&self, hook_event_name: &str, text: &str, ids: &[String]) -> Value {
         self.log_injection(ids, text.chars().count(), "live");
-        json!({
-            "hookSpecificOutput": {
-                "hookEventName": hook_event_name,
-                "additionalContext": text,
-            }
-        })
+        answer(hook_event_name, text)
     }
 
     pub fn log_injection(&self, ids: &[String], chars: usize, mode: &str) {
+        self.log_injection_why(ids, chars, mode, &[]);
+    }
+
+    /// Logs an injection with, for each item that has one, why it was chosen.
+    pub fn log_injection_why(
+        &self,
+        ids: &[String],
+        chars: usize,
+        mode: &str,
+        why: &[(String, Vec<String>)],
+    ) {
+        let reasons: serde_json::Map<String, Value> = why
+            .iter()
+            .filter(|(id, words)| ids.contains(id) && !words.is_empty())
+            .map(|(id, words)| (id.clone(), json!(words)))
+            .collect();
         let line = json!({
             "ts": crate::text::stamp_ms(self.now),
             "session": self.sid,
             "event": self.event.cli_name(),
             "items": ids,
+            "why": reasons,
             "chars": chars,
             "mode": mode,
         });
@@ -139,6 +151,16 @@ fn item_count(paths: &Paths) -> usize {
         .iter()
         .map(|d| std::fs::read_dir(paths.root.join(d.dir)).map_or(0, Iterator::count))
         .sum()
+}
+
+/// The protocol answer carrying `text` as context.
+pub fn answer(hook_event_name: &str, text: &str) -> Value {
+    json!({
+        "hookSpecificOutput": {
+            "hookEventName": hook_event_name,
+            "additionalContext": text,
+        }
+    })
 }
 
 /// Reads the whole payload (Claude Code writes it and closes the pipe); `None` when it

@@ -49,10 +49,15 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         &items,
         budget,
     );
+    let why: Vec<(String, Vec<String>)> = items
+        .iter()
+        .map(|i| (i.id.clone(), i.why.clone()))
+        .collect();
     if cfg.recall.mode == RecallMode::Shadow {
-        ctx.log_injection(&ids, text.chars().count(), "shadow");
+        ctx.log_injection_why(&ids, text.chars().count(), "shadow", &why);
         return Ok(None);
     }
     ctx.remember_new(ids.clone());
-    Ok(Some(ctx.inject("UserPromptSubmit", &text, &ids)))
+    ctx.log_injection_why(&ids, text.chars().count(), "live", &why);
+    Ok(Some(super::answer("UserPromptSubmit", &text)))
 }
