@@ -39,6 +39,49 @@ pub fn one_line(text: &str, max: usize) -> String {
     format!("{}…", clip_chars(&flat, max.saturating_sub(1)))
 }
 
+/// `text` without terminal escape sequences (colours, cursor moves) and other control
+/// characters but line breaks and tabs: what a shell banner leaves in captured output.
+pub fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(|c: char| c.is_control() && c != '\n' && c != '\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            match chars.peek() {
+                // CSI: ESC [ parameters final-byte
+                Some('[') => {
+                    chars.next();
+                    for n in chars.by_ref() {
+                        if ('@'..='~').contains(&n) {
+                            break;
+                        }
+                    }
+                }
+                // OSC: ESC ] ... BEL or ESC \
+                Some(']') => {
+                    chars.next();
+                    while let Some(n) = chars.next() {
+                        if n == '\u{7}' || n == '\u{1b}' && chars.peek() == Some(&'\\') {
+                            break;
+                        }
+                    }
+                }
+                _ => {
+                    chars.next();
+                }
+            }
+            continue;
+        }
+        if c.is_control() && c != '\n' && c != '\t' {
+            continue;
+        }
+        out.push(c);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// FNV-1a, 64 bits: stable across versions and platforms.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
@@ -56,6 +99,16 @@ mod tests {
         assert_eq!(clip_chars("hi", 5), "hi");
         assert_eq!(one_line("a\n  b c", 10), "a b c");
         assert_eq!(one_line("abcdef", 4), "abc…");
+    }
+
+    #[test]
+    fn escapes_go_text_stays() {
+        assert_eq!(strip_ansi("\u{1b}[1;32mok\u{1b}[0m done\r\n"), "ok done\n");
+        assert_eq!(strip_ansi("\u{1b}]0;title\u{7}prompt"), "prompt");
+        assert!(matches!(
+            strip_ansi("plain\ttext\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -182,8 +182,8 @@ fn is_empty_input(input: &Input) -> bool {
 /// megabyte costs nothing); the margin keeps a secret that straddles the cut whole, so
 /// redaction still recognises it.
 fn bounded(text: &str, max: usize) -> String {
-    let head = clip_chars(text, max + 512);
-    clip_chars(&redact(head), max).to_string()
+    let head = crate::text::strip_ansi(clip_chars(text, max + 512));
+    clip_chars(&redact(&head), max).to_string()
 }
 
 /// Read-only shell commands that teach nothing: `cat`, `ls`, `git status`, ...

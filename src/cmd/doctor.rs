@@ -149,6 +149,17 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             Level::Ok,
             format!("memory folder {}", ctx.paths.root.display()),
         );
+        match crate::observer::llm::command_is_trusted(&ctx.paths) {
+            Ok(()) => check(
+                Level::Ok,
+                "config.toml and the memory folder are yours alone: observer.llm_command may run"
+                    .into(),
+            ),
+            Err(why) => check(
+                Level::Fail,
+                format!("observer.llm_command will not run: {why}"),
+            ),
+        }
         let loose: Vec<String> = walkdir::WalkDir::new(&ctx.paths.root)
             .into_iter()
             .filter_map(Result::ok)

@@ -112,15 +112,9 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
     for i in instincts {
         by_domain.entry(&i.domain).or_default().push(i);
     }
-    let width = instincts
-        .iter()
-        .map(|i| i.name.chars().count())
-        .max()
-        .unwrap_or(4)
-        .clamp(4, 40);
     for (domain, items) in &by_domain {
         let _ = writeln!(out, "\n## {domain} ({})", items.len());
-        let _ = writeln!(out, "  stored  now   {:<width$}  trigger", "name");
+        let _ = writeln!(out, "  stored  now   name (what `feedback` takes)");
         for i in items {
             let mut marks = String::new();
             for (on, mark) in [
@@ -132,13 +126,19 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
                     marks.push_str(mark);
                 }
             }
+            // The full name (what `feedback` needs), then the advice itself.
             let _ = writeln!(
                 out,
-                "  {:.2}    {:.2}  {:<width$}  {}{marks}",
+                "  {:.2}    {:.2}  {}{marks}",
                 i.confidence,
                 i.effective(ctx.now),
-                one_line(&i.name, width),
-                one_line(&i.trigger, 70),
+                i.name,
+            );
+            let _ = writeln!(
+                out,
+                "                {} → {}",
+                one_line(i.trigger.trim_matches('"'), 90),
+                one_line(&i.action, 120),
             );
         }
     }

@@ -116,6 +116,11 @@ pub fn run(
     existing: &Existing,
     now: DateTime<Utc>,
 ) -> Result<Answer, ObserverError> {
+    if let Err(why) = command_is_trusted(paths) {
+        return Err(ObserverError::Llm(format!(
+            "refusing to run observer.llm_command: {why}"
+        )));
+    }
     let mut state = batch::read_state(paths);
     let today = now.format("%Y-%m-%d").to_string();
     if state.llm_day != today {
@@ -167,17 +172,63 @@ pub fn run(
     Ok(answer)
 }
 
-/// Runs the command through the shell with `input` on stdin; kills it at `timeout`.
+/// PATH without its relative entries (`.`, `bin`, empty): `claude` is never found in
+/// whatever folder the observer happens to run in.
+fn absolute_path_entries() -> String {
+    #[allow(clippy::disallowed_methods)] // the child's environment, not configuration
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .filter(|p| p.is_absolute())
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// Whether the configured command may run: `config.toml` and the memory folder must
+/// belong to this user and be writable by no one else, or anyone who can write them
+/// could make us run anything.
+pub fn command_is_trusted(paths: &Paths) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    for path in [paths.root.clone(), paths.config()] {
+        let Ok(meta) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if meta.uid() != me {
+            return Err(format!("{} belongs to another user", path.display()));
+        }
+        if meta.mode() & 0o022 != 0 {
+            return Err(format!(
+                "{} is writable by others (chmod go-w)",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Runs the command through the shell with `input` on stdin, in its own process
+/// group; at `timeout` the whole group is killed, so a background child that keeps
+/// stdout open cannot outlive the limit either.
 fn call(command: &str, input: &str, timeout: Duration) -> Result<String, ObserverError> {
+    use std::os::unix::process::CommandExt;
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(command)
         .env("HOMUNCULUS_OBSERVER", "1")
+        .env("PATH", absolute_path_entries())
+        .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| ObserverError::Llm(format!("cannot run '{command}': {e}")))?;
+    let group = child.id() as libc::pid_t;
+    let kill_group = || {
+        // SAFETY: kill(2) with a negative pid signals the process group we created.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
+    };
     if let Some(mut stdin) = child.stdin.take() {
         let input = input.to_string();
         std::thread::spawn(move || {
@@ -185,35 +236,50 @@ fn call(command: &str, input: &str, timeout: Duration) -> Result<String, Observe
         });
     }
     let mut stdout = child.stdout.take().expect("stdout is piped");
-    let reader = std::thread::spawn(move || {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut out = String::new();
         let _ = (&mut stdout).take(MAX_ANSWER).read_to_string(&mut out);
         // Drain whatever exceeds the limit so the child is not blocked on a full pipe.
         let _ = std::io::copy(&mut stdout, &mut std::io::sink());
-        out
+        let _ = tx.send(out);
     });
     let started = Instant::now();
-    loop {
+    let timed_out = || {
+        ObserverError::Llm(format!(
+            "'{command}' timed out after {}s",
+            timeout.as_secs()
+        ))
+    };
+    let status = loop {
         match child.try_wait() {
-            Ok(Some(status)) => {
-                let out = reader.join().unwrap_or_default();
-                if !status.success() {
-                    return Err(ObserverError::Llm(format!(
-                        "'{command}' exited with {status}"
-                    )));
-                }
-                return Ok(out);
-            }
+            Ok(Some(status)) => break status,
             Ok(None) if started.elapsed() > timeout => {
-                let _ = child.kill();
+                kill_group();
                 let _ = child.wait();
-                return Err(ObserverError::Llm(format!(
-                    "'{command}' timed out after {}s",
-                    timeout.as_secs()
-                )));
+                return Err(timed_out());
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
             Err(e) => return Err(ObserverError::Llm(e.to_string())),
         }
+    };
+    // The answer is complete when stdout closes; a child left behind holding it is
+    // given what remains of the time, then killed with its group.
+    let left = timeout.saturating_sub(started.elapsed());
+    let out = match rx.recv_timeout(left) {
+        Ok(out) => out,
+        Err(_) => {
+            kill_group();
+            return Err(timed_out());
+        }
+    };
+    match status.code() {
+        Some(0) => Ok(out),
+        Some(127) => Err(ObserverError::Llm(format!(
+            "'{command}' not found: is it installed and on PATH? (observer.llm_command)"
+        ))),
+        _ => Err(ObserverError::Llm(format!(
+            "'{command}' exited with {status}"
+        ))),
     }
 }

@@ -325,3 +325,57 @@ fn llm_lenses_read_each_conversation_window_once() {
     let calls = fs::read_to_string(&log).unwrap();
     assert_eq!(calls.lines().count(), 2, "{calls}");
 }
+
+fn with_llm_command(command: &str) -> TestEnv {
+    let env = with_observations(&["session-1"]);
+    let config = format!("[observer]\nllm_command = {command:?}\nllm_timeout = \"2s\"\n");
+    fs::write(env.memory().join("config.toml"), config).unwrap();
+    env
+}
+
+#[test]
+fn a_background_child_holding_stdout_cannot_outlive_the_timeout() {
+    let env = with_llm_command("(sleep 60 &); echo '[]'");
+    let started = std::time::Instant::now();
+    let out = env
+        .cmd()
+        .args(["observe", "--engine", "llm", "--force"])
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("timed out after 2s"), "{stderr}");
+}
+
+#[test]
+fn a_missing_command_says_so() {
+    let env = with_llm_command("no-such-claude-here -p");
+    let out = env.run(&["observe", "--engine", "llm", "--force"]);
+    out.failure();
+    assert!(
+        out.stderr
+            .contains("not found: is it installed and on PATH?"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_config_others_can_write_never_runs_its_command() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = with_llm_command("touch ran-it; echo '[]'");
+    let config = env.memory().join("config.toml");
+    fs::set_permissions(&config, fs::Permissions::from_mode(0o666)).unwrap();
+    let out = env.run(&["observe", "--engine", "llm", "--force"]);
+    out.failure();
+    assert!(
+        out.stderr.contains("refusing to run observer.llm_command"),
+        "{out}"
+    );
+    assert!(!env.memory().join("ran-it").exists() && !env.home.join("ran-it").exists());
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor.stdout.contains("observer.llm_command will not run"),
+        "{doctor}"
+    );
+}

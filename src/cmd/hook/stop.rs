@@ -117,7 +117,7 @@ fn start_observer(ctx: &HookCtx, advised: bool) -> Option<Value> {
     }
     if observer::is_due(&ctx.paths, &config, ctx.now) {
         let flush_only = used.is_some_and(|u| u >= FLUSH_ONLY_FROM);
-        if let Err(e) = spawn_observe(flush_only) {
+        if let Err(e) = spawn_observe(&ctx.paths.root, flush_only) {
             ctx.log(&format!("cannot start the observer: {e}"));
         }
     }
@@ -159,10 +159,11 @@ fn transcript_tail(ctx: &HookCtx) -> Option<String> {
 
 /// Runs `homunculus observe` in its own process group with no inherited pipes, so the
 /// hook (and Claude Code waiting on its pipes) can finish at once.
-fn spawn_observe(flush_only: bool) -> std::io::Result<()> {
+fn spawn_observe(root: &std::path::Path, flush_only: bool) -> std::io::Result<()> {
     use std::os::unix::process::CommandExt;
     let mut cmd = std::process::Command::new(std::env::current_exe()?);
-    cmd.arg("observe");
+    // In the memory folder, not the project: nothing there can shadow a program.
+    cmd.arg("observe").current_dir(root);
     if flush_only {
         cmd.args(["--engine", Engine::Builtin.name()]);
     }
@@ -174,7 +175,6 @@ fn spawn_observe(flush_only: bool) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The stem of the newest other session summary of this project.
 /// The newest summary of the same project that started before this session did.
 fn previous_session(ctx: &HookCtx, own: &str, started: DateTime<Utc>) -> Option<String> {
     let (index, reader) = ctx.index()?;
