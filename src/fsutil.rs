@@ -236,6 +236,26 @@ pub fn read_json_or_default<T: serde::de::DeserializeOwned + Default>(path: &Pat
         .unwrap_or_default()
 }
 
+/// Removes our temporary files (`.tmp-*`) older than an hour from `dir`: what a process
+/// killed between writing and renaming leaves behind. Younger ones may be in use.
+pub fn remove_stale_temps(dir: &Path) -> usize {
+    #[allow(clippy::disallowed_methods)] // compared with file times, which are wall-clock
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp-"))
+        .filter(|e| {
+            e.metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t < hour_ago)
+        })
+        .filter(|e| fs::remove_file(e.path()).is_ok())
+        .count()
+}
+
 /// A suffix no other process or call uses at the same time: process id, wall-clock
 /// nanoseconds (not `now`: uniqueness, not meaning) and a counter.
 pub fn unique_suffix() -> String {
@@ -266,6 +286,27 @@ pub fn is_markdown_name(path: &Path) -> bool {
 #[cfg(test)]
 #[allow(clippy::disallowed_methods)] // tests set up files directly
 mod tests {
+    #[test]
+    fn stale_temporary_files_go_fresh_ones_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join(".tmp-old");
+        let fresh = dir.path().join(".tmp-fresh");
+        let mine = dir.path().join("note.md");
+        for p in [&old, &fresh, &mine] {
+            fs::write(p, "x").unwrap();
+        }
+        let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+        for p in [&old, &mine] {
+            fs::File::options()
+                .write(true)
+                .open(p)
+                .unwrap()
+                .set_modified(two_hours_ago)
+                .unwrap();
+        }
+        assert_eq!(remove_stale_temps(dir.path()), 1);
+        assert!(!old.exists() && fresh.exists() && mine.exists());
+    }
     use super::*;
 
     #[test]

@@ -149,8 +149,14 @@ pub fn take(paths: &Paths, max: usize) -> Result<Batch, PathError> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let start = cursors.get(&name).copied().unwrap_or(0);
         let bytes = fs::read(&path).at("read", &path)?;
+        // A file shorter than its cursor was replaced (a secret purged by hand): what
+        // it holds now was never read.
+        let start = cursors
+            .get(&name)
+            .copied()
+            .filter(|c| *c <= bytes.len() as u64)
+            .unwrap_or(0);
         let Some(rest) = bytes.get(start as usize..) else {
             continue;
         };

@@ -264,6 +264,12 @@ fn after_run(
         }
         identity::set_promotion_ready(map, &plan.ready_domains);
     })?;
+    for item in crate::memory::kind::ITEM_DIRS {
+        crate::fsutil::remove_stale_temps(&paths.root.join(item.dir));
+    }
+    for dir in [paths.root.clone(), paths.state()] {
+        crate::fsutil::remove_stale_temps(&dir);
+    }
     let mut state = batch::read_state(paths);
     state.last_run = now.timestamp();
     batch::write_state(paths, &state)?;

@@ -72,3 +72,17 @@ fn an_inflight_batch_survives_a_restart_without_its_observations() {
         "advancing ends the batch"
     );
 }
+
+#[test]
+fn a_pending_file_replaced_by_a_shorter_one_is_read_again() {
+    let m = Memory::new();
+    let lines: Vec<String> = (0..4).map(line).collect();
+    pending_file(&m, &lines, "");
+    let first = take(&m.paths, 10).unwrap();
+    advance(&m.paths, &first).unwrap();
+    // A line with a secret purged by hand: the file is rewritten, shorter, with a new line.
+    pending_file(&m, &[line(7)], "");
+    let again = take(&m.paths, 10).unwrap();
+    assert_eq!(again.observations.len(), 1);
+    assert_eq!(again.observations[0].prompt.as_deref(), Some("prompt 7"));
+}
