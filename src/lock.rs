@@ -23,6 +23,8 @@ pub enum LockName {
     Watch,
     /// One running observer.
     Observer,
+    /// `state/usage.json`: how often items were injected and used.
+    Usage,
     /// One session's hook state; the id is already safe as a file name.
     Session(String),
 }
@@ -36,6 +38,7 @@ impl LockName {
             LockName::Index => "index".into(),
             LockName::Watch => "watch".into(),
             LockName::Observer => "observer".into(),
+            LockName::Usage => "usage".into(),
             LockName::Session(id) => format!("session-{id}"),
         }
     }

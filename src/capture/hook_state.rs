@@ -47,6 +47,9 @@ pub struct Memo {
     /// The agent's task list as it last wrote it (TodoWrite): what is not done yet.
     #[serde(default)]
     pub open_tasks: Vec<String>,
+    /// Injected items not yet seen used in this session, with what would show it.
+    #[serde(default)]
+    pub watching: Vec<super::usage::Watch>,
 }
 
 #[derive(Debug, thiserror::Error)]

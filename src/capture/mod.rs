@@ -1,6 +1,7 @@
 //! What the hooks take in: Claude Code's payloads and transcripts, the observations
 //! built from them (secrets redacted), the project a directory belongs to, and the
-//! per-session state that keeps hooks from repeating themselves.
+//! per-session state that keeps hooks from repeating themselves, and whether what was
+//! injected was then used.
 
 pub mod hook_event;
 pub mod hook_state;
@@ -10,3 +11,4 @@ pub mod project;
 pub mod redact;
 pub mod shell;
 pub mod transcript;
+pub mod usage;

@@ -8,6 +8,7 @@ use anyhow::Result;
 use serde_json::json;
 
 use super::{Ctx, print, warn_all};
+use crate::capture::usage::{Counts as UsageCounts, Usage};
 use crate::cli::StatusArgs;
 use crate::memory::identity;
 use crate::memory::{Instinct, Origin, Store};
@@ -34,6 +35,7 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
             .then(b.effective(ctx.now).total_cmp(&a.effective(ctx.now)))
             .then(a.name.cmp(&b.name))
     });
+    let usage = crate::capture::usage::read(&ctx.paths);
     let counts = Counts {
         convictions: store.count(&ctx.paths.convictions())? + legacy_convictions(ctx),
         episodes: store.count(&ctx.paths.episodes())?,
@@ -43,10 +45,14 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
             .map(|m| identity::promotion_ready(&m))
             .unwrap_or_default(),
         index,
+        usage,
     };
     if args.json {
         let errors: Vec<String> = loaded.errors.iter().map(|e| e.to_string()).collect();
-        let items: Vec<_> = instincts.iter().map(|i| instinct_json(ctx, i)).collect();
+        let items: Vec<_> = instincts
+            .iter()
+            .map(|i| instinct_json(ctx, i, counts.usage_of(ctx, &i.path)))
+            .collect();
         let value = json!({
             "instincts": items,
             "pending_observations": counts.pending,
@@ -80,9 +86,18 @@ struct Counts {
     ready: Vec<String>,
     /// Documents in the index after the sync, and what the sync changed.
     index: Result<(u64, crate::index::SyncReport), String>,
+    usage: Usage,
 }
 
-fn instinct_json(ctx: &Ctx, i: &Instinct) -> serde_json::Value {
+impl Counts {
+    /// How often an item was sent and acted on (its id: its path in the memory folder).
+    fn usage_of(&self, ctx: &Ctx, path: &std::path::Path) -> UsageCounts {
+        let id = path.strip_prefix(&ctx.paths.root).unwrap_or(path);
+        self.usage.of(&id.to_string_lossy())
+    }
+}
+
+fn instinct_json(ctx: &Ctx, i: &Instinct, used: UsageCounts) -> serde_json::Value {
     json!({
         "name": i.name,
         "domain": i.domain,
@@ -96,6 +111,9 @@ fn instinct_json(ctx: &Ctx, i: &Instinct) -> serde_json::Value {
         "disputed": i.disputed,
         "inherited": i.origin == Origin::Inherited,
         "path": i.path,
+        "injected": used.injected,
+        "listed": used.listed,
+        "used": used.used,
     })
 }
 
@@ -125,6 +143,10 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
                 if on {
                     marks.push_str(mark);
                 }
+            }
+            let used = counts.usage_of(ctx, &i.path);
+            if used.injected > 0 || used.used > 0 {
+                let _ = write!(marks, "  (injected {} · used {})", used.injected, used.used);
             }
             // The full name (what `feedback` needs), then the advice itself.
             let _ = writeln!(

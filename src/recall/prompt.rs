@@ -14,6 +14,7 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::{IndexReader, Searcher, TantivyDocument, Term};
 
 use super::{Item, load, of_kinds, term};
+use crate::capture::usage::Usage;
 use crate::index::schema::BOOSTS;
 use crate::index::{Index, IndexError, search};
 use crate::memory::kind::Kind;
@@ -27,6 +28,9 @@ pub struct PromptContext<'a> {
     pub exclude: &'a [String],
     pub max_items: usize,
     pub now: i64,
+    /// How often items were injected and used: one sent often and never acted on ranks
+    /// lower.
+    pub usage: &'a Usage,
 }
 
 /// The most of a prompt that is read: a pasted megabyte is mostly noise, and the hook
@@ -43,6 +47,8 @@ const FLOOR: f64 = 0.30;
 const TOPIC_FLOOR: f64 = 0.2;
 /// A memory must score at least this share of the best one.
 const RELATIVE: f32 = 0.6;
+/// Candidates kept beyond `max_items` for reordering by use.
+const SPARES: usize = 3;
 
 /// The prompt's words as recall weighs them.
 struct Keywords {
@@ -271,9 +277,10 @@ pub fn prompt(
     let weight = weight.max(f64::EPSILON);
     // A word in at most 3% of the memory.
     let rare = (1.0 + 1.0 / 0.03_f64).ln();
-    let mut out = Vec::new();
+    let mut out: Vec<(f64, Item)> = Vec::new();
     for (score, address) in ranked {
-        if score < best * RELATIVE || out.len() >= ctx.max_items {
+        // A few spares beyond the limit let an ignored item's weight reorder them.
+        if score < best * RELATIVE || out.len() >= ctx.max_items + SPARES {
             break;
         }
         let doc: TantivyDocument = searcher.doc(address)?;
@@ -299,8 +306,15 @@ pub fn prompt(
             if whole {
                 item.why.push("(identifier)".into());
             }
-            out.push(item);
+            let weighted = f64::from(score) * ctx.usage.rank_weight(&item.id);
+            out.push((weighted, item));
         }
     }
-    Ok(out)
+    // Stable: equal weights keep the index's order.
+    out.sort_by(|a, b| b.0.total_cmp(&a.0));
+    Ok(out
+        .into_iter()
+        .take(ctx.max_items)
+        .map(|(_, item)| item)
+        .collect())
 }

@@ -100,3 +100,42 @@ fn path_triggers_match_globs_relative_or_absolute() {
     let none = files::for_path(&idx, &reader, "README.md", "/r/README.md", now).unwrap();
     assert!(none.is_empty());
 }
+
+#[test]
+fn an_item_sent_often_and_never_used_ranks_below_its_peers() {
+    let m = Memory::new();
+    for (name, extra) in [("compose-up", "detached"), ("compose-logs", "follow")] {
+        m.write(
+            &format!("instincts/personal/{name}.md"),
+            &format!(
+                "---\ntrigger: \"when starting the docker compose services\"\naction: \"run docker compose {extra}\"\nconfidence: 0.7\ndomain: docker\n---\n"
+            ),
+        );
+    }
+    let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
+    let reader = idx.reader().unwrap();
+    let recall = |usage: &crate::capture::usage::Usage| {
+        let ctx = PromptContext {
+            project: "ledger",
+            touched: &[],
+            exclude: &[],
+            max_items: 1,
+            now: m.now.timestamp(),
+            usage,
+        };
+        let items = prompt(&idx, &reader, "start the docker compose services", &ctx).unwrap();
+        items.into_iter().map(|i| i.id).collect::<Vec<_>>()
+    };
+    let fresh = recall(&Default::default());
+    assert_eq!(fresh.len(), 1);
+    let mut usage = crate::capture::usage::Usage::default();
+    let ignored = crate::capture::usage::Counts {
+        injected: 40,
+        listed: 0,
+        used: 0,
+    };
+    usage.items.insert(fresh[0].clone(), ignored);
+    let after = recall(&usage);
+    assert_eq!(after.len(), 1);
+    assert_ne!(after, fresh, "the ignored item gives way");
+}

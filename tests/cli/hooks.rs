@@ -487,3 +487,38 @@ fn injections_lists_what_reached_the_model_and_why() {
         "{none}"
     );
 }
+
+#[test]
+fn an_injected_memory_the_agent_acts_on_counts_as_used_once() {
+    let env = ready();
+    let text = context(
+        &env.hook("user-prompt-submit", "user_prompt_question"),
+        "UserPromptSubmit",
+    );
+    assert!(text.contains("testing-use-nextest"), "{text}");
+    // A shell command unrelated to the advice is not a use of it.
+    let other = env
+        .payload("post_tool_use_bash")
+        .replace("cargo nextest run -p ledger-core parse_amount", "ls -la");
+    env.hook_raw("post-tool-use", other);
+    let before = env.run(&["status", "--json"]).json();
+    let nextest = |v: &Value| {
+        v["instincts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == "testing-use-nextest")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(nextest(&before)["injected"], 1, "{before}");
+    assert_eq!(nextest(&before)["used"], 0, "{before}");
+    // The advised command, run twice: used once in this session.
+    env.hook("post-tool-use", "post_tool_use_bash");
+    env.hook("post-tool-use", "post_tool_use_bash");
+    let after = env.run(&["status", "--json"]).json();
+    assert_eq!(nextest(&after)["used"], 1, "{after}");
+    let out = env.run(&["status"]);
+    assert!(out.stdout.contains("(injected 1 · used 1)"), "{out}");
+    assert_eq!(hooks_log(&env), "");
+}

@@ -18,6 +18,7 @@ mod post_tool_use;
 mod pre_tool_use;
 mod session_start;
 mod stop;
+mod used;
 mod user_prompt_submit;
 
 use std::io::{Read, Write};

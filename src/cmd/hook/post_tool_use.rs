@@ -5,6 +5,7 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::HookCtx;
+use super::used::Sent;
 use crate::capture::observation::{self, Event};
 use crate::capture::payload::is_edit_tool;
 use crate::capture::{hook_state, project};
@@ -17,6 +18,10 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
     }
     if event == Event::Post && ctx.payload.tool_name() == "TodoWrite" {
         remember_tasks(ctx)?;
+    }
+    if !ctx.replay {
+        // A failed attempt at what a memory advised still acted on it.
+        ctx.notice_use();
     }
     if ctx.replay || event != Event::Post || !is_edit_tool(ctx.payload.tool_name()) {
         return Ok(None);
@@ -66,6 +71,8 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
         &items,
         budget,
     );
+    let sent: Vec<&recall::Item> = items.iter().collect();
+    ctx.watch_use(&sent, &ids, Sent::Recalled);
     Ok(Some(ctx.inject("PostToolUse", &text, &ids)))
 }
 

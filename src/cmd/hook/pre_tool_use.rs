@@ -6,6 +6,7 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::HookCtx;
+use super::used::Sent;
 use crate::capture::{hook_state, project};
 use crate::recall;
 use crate::recall::render::{self, Budget};
@@ -73,6 +74,8 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
             budget,
         );
         text.push_str(&t);
+        let sent: Vec<&Item> = items.iter().collect();
+        ctx.watch_use(&sent, &new, Sent::ForPath);
         let _ = hook_state::update(&ctx.paths, &ctx.sid, |m| {
             m.path_fired.extend(new.iter().cloned());
             for id in &new {

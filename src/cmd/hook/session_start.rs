@@ -5,6 +5,7 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::HookCtx;
+use super::used::Sent;
 use crate::capture::{hook_state, project};
 use crate::memory::identity;
 use crate::memory::session;
@@ -91,6 +92,14 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     let root = ctx.paths.root.display().to_string();
     let (text, ids) = render::session_start(&start, name, &root, &last, budget);
     ctx.remember_new(ids.clone());
+    let sent: Vec<&recall::Item> = start
+        .convictions
+        .iter()
+        .chain(&start.instincts)
+        .chain(&start.episodes)
+        .chain(&start.last_session)
+        .collect();
+    ctx.watch_use(&sent, &ids, Sent::Listed);
     Ok(Some(ctx.inject("SessionStart", &text, &ids)))
 }
 

@@ -5,7 +5,8 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::HookCtx;
-use crate::capture::{hook_state, observation};
+use super::used::Sent;
+use crate::capture::{hook_state, observation, usage};
 use crate::recall::render::{self, Budget};
 use crate::recall::{self, PromptContext, gate};
 use crate::setup::config::RecallMode;
@@ -35,6 +36,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         exclude: &memo.injected,
         max_items: cfg.recall.max_items,
         now: ctx.now.timestamp(),
+        usage: &usage::read(&ctx.paths),
     };
     let items = recall::prompt(&index, &reader, prompt, &pctx)?;
     if items.is_empty() {
@@ -58,6 +60,8 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         return Ok(None);
     }
     ctx.remember_new(ids.clone());
+    let sent: Vec<&recall::Item> = items.iter().collect();
+    ctx.watch_use(&sent, &ids, Sent::Recalled);
     ctx.log_injection_why(&ids, text.chars().count(), "live", &why);
     Ok(Some(super::answer("UserPromptSubmit", &text)))
 }
