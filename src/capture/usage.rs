@@ -28,6 +28,10 @@ pub struct Counts {
     pub listed: u32,
     /// Sessions in which the agent acted on it after it was sent.
     pub used: u32,
+    /// Its advice names nothing a tool call could show done (a rule against something,
+    /// "never force-push"): going unused says nothing about it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub blind: bool,
 }
 
 /// Counts per item id (its path relative to the memory folder).
@@ -51,7 +55,7 @@ impl Usage {
     /// the more often it was injected and never acted on.
     pub fn rank_weight(&self, id: &str) -> f64 {
         let c = self.of(id);
-        if c.used > 0 || c.injected <= GRACE {
+        if c.blind || c.used > 0 || c.injected <= GRACE {
             return 1.0;
         }
         (1.0 / (1.0 + 0.1 * f64::from(c.injected - GRACE))).max(MIN_WEIGHT)
@@ -83,8 +87,13 @@ pub enum Event {
     Used,
 }
 
-/// Adds one `event` to each of `ids`.
-pub fn record(paths: &Paths, event: Event, ids: &[String]) -> Result<(), UsageError> {
+/// Adds one `event` to each of `ids`; those also in `blind` cannot be seen used.
+pub fn record(
+    paths: &Paths,
+    event: Event,
+    ids: &[String],
+    blind: &[String],
+) -> Result<(), UsageError> {
     if ids.is_empty() {
         return Ok(());
     }
@@ -92,6 +101,9 @@ pub fn record(paths: &Paths, event: Event, ids: &[String]) -> Result<(), UsageEr
     let mut usage = read(paths);
     for id in ids {
         let c = usage.items.entry(id.clone()).or_default();
+        if event != Event::Used {
+            c.blind = blind.contains(id);
+        }
         let n = match event {
             Event::Injected => &mut c.injected,
             Event::Listed => &mut c.listed,
@@ -134,7 +146,13 @@ pub struct Injected<'a> {
     pub by_path: bool,
 }
 
-/// The cues that would show an item was used.
+/// Whether any of `cues` is more than the item's own file: something its advice names.
+pub fn observable(cues: &[Cue]) -> bool {
+    // `cues` puts the item's own file first.
+    cues.len() > 1
+}
+
+/// The cues that would show an item was used (the item's own file first).
 pub fn cues(item: &Injected) -> Vec<Cue> {
     let mut out = vec![Cue::File(item.id.to_string())];
     for span in advised_spans(item.action) {
@@ -441,6 +459,7 @@ mod tests {
             injected,
             listed: 100,
             used,
+            blind: false,
         };
         u.items.insert("a".into(), counts(4, 0));
         u.items.insert("b".into(), counts(9, 0));
@@ -451,5 +470,24 @@ mod tests {
         assert_eq!(u.rank_weight("c"), MIN_WEIGHT);
         assert_eq!(u.rank_weight("d"), 1.0);
         assert_eq!(u.rank_weight("unknown"), 1.0);
+        u.items.insert(
+            "e".into(),
+            Counts {
+                blind: true,
+                ..counts(50, 0)
+            },
+        );
+        assert_eq!(
+            u.rank_weight("e"),
+            1.0,
+            "a rule against something is never ignored"
+        );
+        let rule = Injected {
+            id: "convictions/no-force-push.md",
+            action: "never force-push to main",
+            globs: &[],
+            by_path: false,
+        };
+        assert!(!observable(&cues(&rule)));
     }
 }

@@ -133,6 +133,7 @@ fn an_item_sent_often_and_never_used_ranks_below_its_peers() {
         injected: 40,
         listed: 0,
         used: 0,
+        blind: false,
     };
     usage.items.insert(fresh[0].clone(), ignored);
     let after = recall(&usage);

@@ -50,7 +50,12 @@ impl HookCtx {
             Sent::Recalled | Sent::ForPath => Event::Injected,
         };
         let sent_ids: Vec<String> = watches.iter().map(|w| w.id.clone()).collect();
-        if let Err(e) = usage::record(&self.paths, event, &sent_ids) {
+        let blind: Vec<String> = watches
+            .iter()
+            .filter(|w| !usage::observable(&w.cues))
+            .map(|w| w.id.clone())
+            .collect();
+        if let Err(e) = usage::record(&self.paths, event, &sent_ids, &blind) {
             self.log(&format!("usage: {e}"));
         }
         let watched = hook_state::update(&self.paths, &self.sid, |m| {
@@ -89,7 +94,7 @@ impl HookCtx {
         });
         match used {
             Ok(ids) => {
-                if let Err(e) = usage::record(&self.paths, Event::Used, &ids) {
+                if let Err(e) = usage::record(&self.paths, Event::Used, &ids, &[]) {
                     self.log(&format!("usage: {e}"));
                 }
             }
