@@ -103,10 +103,27 @@ pub fn summarize(all: &[Observation], last_answer: Option<&str>) -> String {
             }
         }
     }
+    if let (Some(last), true) = (requests.last(), ended_on_a_failure(all)) {
+        out.push_str(&format!("Unfinished: {last}\n"));
+    }
     if let Some(answer) = last_answer.filter(|a| !a.is_empty()) {
         out.push_str(&format!("Outcome: {}\n", one_line(answer, 200)));
     }
     out
+}
+
+/// Whether the session's last tool call that did something failed (a look around such
+/// as `ls` or `which` does not count either way): the request it worked on is where the
+/// next session picks up.
+fn ended_on_a_failure(all: &[Observation]) -> bool {
+    all.iter()
+        .rev()
+        .filter(|o| o.tool.is_some() && o.outcome.is_some())
+        .find(|o| {
+            o.tool.as_deref() != Some("Bash")
+                || !shell::line_is_diagnostic(o.input.command.as_deref().unwrap_or(""))
+        })
+        .is_some_and(|o| o.outcome == Some(Outcome::Error))
 }
 
 #[cfg(test)]
@@ -169,7 +186,37 @@ mod tests {
         );
         assert_eq!(
             text,
-            "Asked:\n- add a CSV export\nFailed:\n- `npm install`: Use \"pnpm install\" for installation in this project. (fixed: use pnpm instead of npm: `pnpm install`)\n- `cargo test`: test x ... FAILED (not fixed)\nOutcome: The export command is in src/export.rs.\n"
+            "Asked:\n- add a CSV export\nFailed:\n- `npm install`: Use \"pnpm install\" for installation in this project. (fixed: use pnpm instead of npm: `pnpm install`)\n- `cargo test`: test x ... FAILED (not fixed)\nUnfinished: add a CSV export\nOutcome: The export command is in src/export.rs.\n"
         );
+    }
+
+    #[test]
+    fn a_session_that_ends_well_leaves_nothing_unfinished() {
+        let mut ask = obs(Event::Prompt, None, None, None);
+        ask.prompt = Some("fix the flaky test".into());
+        let broken = obs(
+            Event::Failure,
+            Some("Bash"),
+            Some("cargo test"),
+            Some(Outcome::Error),
+        );
+        let mut fixed = obs(
+            Event::Post,
+            Some("Bash"),
+            Some("cargo test"),
+            Some(Outcome::Success),
+        );
+        fixed.ts = "2026-02-20T12:00:05.000Z".into();
+        let mut look = obs(
+            Event::Failure,
+            Some("Bash"),
+            Some("which foo"),
+            Some(Outcome::Error),
+        );
+        look.ts = "2026-02-20T12:00:06.000Z".into();
+        let text = summarize(&[ask.clone(), broken.clone(), fixed, look], None);
+        assert!(!text.contains("Unfinished"), "{text}");
+        let text = summarize(&[ask, broken], None);
+        assert!(text.contains("Unfinished: fix the flaky test\n"), "{text}");
     }
 }

@@ -73,6 +73,8 @@ pub struct LastSession {
     pub outcome: Option<String>,
     /// Tasks it left open.
     pub open_tasks: Vec<String>,
+    /// The request it was working on when it ended on a failure.
+    pub unfinished: Option<String>,
 }
 
 /// The SessionStart block: each piece of advice as `trigger → action`, then this
@@ -125,6 +127,11 @@ pub fn session_start(
             .as_deref()
             .map_or(String::new(), |o| format!(": {o}"));
         b.item(&format!("- {}: {}{outcome}", day(s.date), s.title), &s.id);
+        if let Some(request) = &last.unfinished {
+            b.line(&format!(
+                "It ended on a failure while working on: {request}"
+            ));
+        }
         if !last.open_tasks.is_empty() {
             b.line("Left open:");
             for task in last.open_tasks.iter().take(5) {

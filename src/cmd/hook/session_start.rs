@@ -104,16 +104,17 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
 }
 
 /// How the last session ended and what it left open, from its summary file (its
-/// `Outcome:` line and its `## Open tasks`).
+/// `Outcome:` and `Unfinished:` lines and its `## Open tasks`).
 fn last_session(file: &std::path::Path) -> render::LastSession {
     let Some(bytes) = crate::fsutil::read_tail(file, 64 * 1024) else {
         return render::LastSession::default();
     };
     let text = String::from_utf8_lossy(&bytes);
-    let outcome = text
-        .lines()
-        .find_map(|l| l.strip_prefix("Outcome: "))
-        .map(|o| crate::text::one_line(o, 160));
+    let line = |prefix: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .map(|o| crate::text::one_line(o, 160))
+    };
     let open_tasks = text
         .split("## Open tasks")
         .nth(1)
@@ -127,7 +128,8 @@ fn last_session(file: &std::path::Path) -> render::LastSession {
         })
         .unwrap_or_default();
     render::LastSession {
-        outcome,
+        outcome: line("Outcome: "),
         open_tasks,
+        unfinished: line("Unfinished: "),
     }
 }
