@@ -47,7 +47,7 @@ pub struct Fields {
     pub size: Field,
 }
 
-/// Field weights for ranking: what an item is about outranks what its body mentions.
+/// Field weights for prompt recall: what an item is about outranks what its body mentions.
 pub const BOOSTS: &[(&str, f32)] = &[
     ("title", 3.0),
     ("trigger", 3.0),
@@ -56,6 +56,13 @@ pub const BOOSTS: &[(&str, f32)] = &[
     ("tags", 2.0),
     ("files", 1.5),
     ("body", 1.0),
+];
+
+/// The text fields `search` reads, all weighted alike: a whole question spreads over
+/// many words, and field boosts let one common word in a short title outrank a memory
+/// that shares several (nDCG@10 on the judged set: 0.80 with `BOOSTS`, 0.83 flat).
+pub const SEARCHED_FIELDS: &[&str] = &[
+    "title", "trigger", "action", "name", "tags", "files", "body",
 ];
 
 pub fn build() -> (Schema, Fields) {

@@ -8,7 +8,7 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocId, IndexReader, Score, SegmentReader, TantivyDocument, Term};
 
-use super::schema::{BOOSTS, Fields};
+use super::schema::{Fields, SEARCHED_FIELDS};
 use super::{Index, IndexError};
 
 /// Filters and limits for one search.
@@ -235,7 +235,7 @@ pub fn words(index: &Index, text: &str) -> Vec<String> {
 pub fn query(fields: &Fields, words: &[String], opts: &SearchOptions) -> Option<Box<dyn Query>> {
     let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for word in words {
-        for (name, boost) in BOOSTS {
+        for name in SEARCHED_FIELDS {
             let Some(field) = fields.by_name(name) else {
                 continue;
             };
@@ -243,10 +243,7 @@ pub fn query(fields: &Fields, words: &[String], opts: &SearchOptions) -> Option<
                 Term::from_field_text(field, word),
                 IndexRecordOption::WithFreqs,
             );
-            should.push((
-                Occur::Should,
-                Box::new(BoostQuery::new(Box::new(term), *boost)),
-            ));
+            should.push((Occur::Should, Box::new(term)));
         }
     }
     if should.is_empty() {
