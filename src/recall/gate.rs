@@ -171,10 +171,28 @@ pub fn frame(prompt: &str) -> Frame {
             best = (points, *frame);
         }
     }
+    // Pasted output ("Makefile:23: *** missing separator.  Stop.", "TypeError: …") is a
+    // problem to debug, whatever else the prompt says in passing.
+    if matches!(best.1, Frame::Conversation) && looks_like_output(prompt) {
+        return Frame::Debug;
+    }
     if best.0 == 0 && words.len() >= UNFRAMED_TASK_WORDS {
         return Frame::Task;
     }
     best.1
+}
+
+/// A location (`file.ext:line`), a named error or exception (`TypeError`,
+/// `ECONNREFUSED`, `E0502`), make's `***` or a stack frame: text a tool printed.
+fn looks_like_output(prompt: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?m)[\w./-]+\.\w+:\d+|\b\w+(?:Error|Exception)\b|\bE[A-Z]{4,}\b|\bE\d{3,4}\b|\*\*\*|^\s*at \S+ \(|^Traceback",
+        )
+        .expect("a valid pattern")
+    })
+    .is_match(crate::text::clip_chars(prompt, 4_000))
 }
 
 /// Whether a prompt should trigger recall, and why not when it should not.
@@ -245,5 +263,16 @@ mod tests {
             Err("creative")
         );
         assert!(admit("run the integration tests for the billing api").is_ok());
+        for pasted in [
+            "Makefile:23: *** missing separator.  Stop.",
+            "ok so now: TypeError: Cannot read properties of undefined",
+            "hm, got connect ECONNREFUSED 127.0.0.1:5432 right away",
+        ] {
+            assert_eq!(admit(pasted), Ok(Frame::Debug), "{pasted}");
+        }
+        assert_eq!(
+            admit("ok great, thanks a lot for that"),
+            Err("conversation")
+        );
     }
 }
