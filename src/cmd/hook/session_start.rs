@@ -91,7 +91,8 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     };
     let root = ctx.paths.root.display().to_string();
     let (text, ids) = render::session_start(&start, name, &root, &last, budget);
-    ctx.remember_new(ids.clone());
+    // A resumed or compacted session is listed again; counted once.
+    let fresh = ctx.remember_new(ids.clone());
     let sent: Vec<&recall::Item> = start
         .convictions
         .iter()
@@ -99,7 +100,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         .chain(&start.episodes)
         .chain(&start.last_session)
         .collect();
-    ctx.watch_use(&sent, &ids, Sent::Listed);
+    ctx.watch_use(&sent, &fresh, Sent::Listed);
     Ok(Some(ctx.inject("SessionStart", &text, &ids)))
 }
 
