@@ -69,12 +69,24 @@ fn keywords(index: &Index, searcher: &Searcher, prompt: &str) -> Keywords {
     let rarest = (1.0 + total).ln();
     let mut weight = 0.0;
     let mut found: Vec<(String, f64)> = Vec::new();
-    for w in search::query_words(index, text) {
-        let df = [f.title, f.trigger, f.action, f.body, f.name, f.tags]
+    let df_of = |w: &str| {
+        [f.title, f.trigger, f.action, f.body, f.name, f.tags]
             .iter()
-            .filter_map(|field| searcher.doc_freq(&Term::from_field_text(*field, &w)).ok())
+            .filter_map(|field| searcher.doc_freq(&Term::from_field_text(*field, w)).ok())
             .max()
-            .unwrap_or(0);
+            .unwrap_or(0)
+    };
+    let mut corrected = 0;
+    for w in search::query_words(index, text) {
+        let mut w = w;
+        let mut df = df_of(&w);
+        if df == 0
+            && corrected < MAX_CORRECTIONS
+            && let Some((fix, n)) = typo_fix(&w, &df_of)
+        {
+            corrected += 1;
+            (w, df) = (fix, n);
+        }
         if df == 0 {
             // Numbers and one-letter leftovers say little either way.
             if w.len() > 2 && !w.chars().all(|c| c.is_ascii_digit()) {
@@ -102,6 +114,44 @@ fn identifier_pattern() -> &'static Regex {
         Regex::new(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|/|-)[A-Za-z0-9_]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z]+_[A-Za-z0-9_]+")
             .expect("a valid pattern")
     })
+}
+
+/// The most misspelt words a prompt gets corrected.
+const MAX_CORRECTIONS: usize = 4;
+
+/// The word the memory has that `word` is most likely a slip of: one letter dropped
+/// ("clippi" for "clipi"), doubled ("locali" for "local"), or two swapped. Words that are
+/// short or not plain letters are left alone: a four-letter word is one slip from too
+/// many others.
+pub(super) fn typo_fix(word: &str, df_of: &impl Fn(&str) -> u64) -> Option<(String, u64)> {
+    let chars: Vec<char> = word.chars().collect();
+    if chars.len() < 5 || !chars.iter().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let mut variants: Vec<String> = Vec::new();
+    for i in 0..chars.len() {
+        let mut dropped = chars.clone();
+        dropped.remove(i);
+        variants.push(dropped.into_iter().collect());
+        let mut doubled = chars.clone();
+        doubled.insert(i, chars[i]);
+        variants.push(doubled.into_iter().collect());
+        if i + 1 < chars.len() && chars[i] != chars[i + 1] {
+            let mut swapped = chars.clone();
+            swapped.swap(i, i + 1);
+            variants.push(swapped.into_iter().collect());
+        }
+    }
+    variants.sort();
+    variants.dedup();
+    variants
+        .into_iter()
+        .map(|v| {
+            let n = df_of(&v);
+            (v, n)
+        })
+        .filter(|(_, n)| *n > 0)
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
 }
 
 /// Identifiers, paths and dotted names of a prompt, as the index's words in order:

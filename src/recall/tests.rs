@@ -140,3 +140,35 @@ fn an_item_sent_often_and_never_used_ranks_below_its_peers() {
     assert_eq!(after.len(), 1);
     assert_ne!(after, fresh, "the ignored item gives way");
 }
+
+#[test]
+fn a_slip_of_one_letter_finds_the_word_the_memory_has() {
+    let known = |w: &str| -> u64 {
+        match w {
+            "clippi" => 3,
+            "local" => 5,
+            "receiv" => 1,
+            "card" => 9,
+            _ => 0,
+        }
+    };
+    let fix = |w: &str| prompt::typo_fix(w, &known).map(|(w, _)| w);
+    assert_eq!(
+        fix("clipi").as_deref(),
+        Some("clippi"),
+        "a letter not doubled"
+    );
+    assert_eq!(fix("locali").as_deref(), Some("local"), "a letter too many");
+    assert_eq!(
+        fix("reciev").as_deref(),
+        Some("receiv"),
+        "two letters swapped"
+    );
+    assert_eq!(
+        fix("cart"),
+        None,
+        "short words are one slip from too many others"
+    );
+    assert_eq!(fix("kubernetes"), None, "nothing close: nothing");
+    assert_eq!(fix("e0502x"), None, "codes are not words");
+}
