@@ -44,6 +44,32 @@ impl LockName {
     }
 }
 
+/// Changes the JSON state in `file` under the lock at `lock`, waited for at most `wait`
+/// (hooks wait a few milliseconds, never longer): reads it (the default when missing or
+/// unparsable), applies `change`, and writes it back atomically only when it changed.
+pub fn update_json<S, T>(
+    lock: &Path,
+    file: &Path,
+    wait: Duration,
+    change: impl FnOnce(&mut S) -> T,
+) -> Result<T, LockError>
+where
+    S: serde::Serialize + serde::de::DeserializeOwned + Default + PartialEq + Clone,
+{
+    let _lock = FileLock::try_acquire_for(lock, wait)?;
+    let mut state: S = crate::fsutil::read_json_or_default(file);
+    let before = state.clone();
+    let out = change(&mut state);
+    if state != before {
+        if let Some(dir) = file.parent() {
+            create_private_dir(dir)?;
+        }
+        let bytes = serde_json::to_vec(&state).unwrap_or_default();
+        crate::fsutil::atomic_write(file, &bytes)?;
+    }
+    Ok(out)
+}
+
 /// Why a lock could not be taken.
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {

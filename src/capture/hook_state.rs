@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::fsutil::{self, PathError};
-use crate::lock::{FileLock, LockError, LockName};
+use crate::lock::{LockError, LockName};
 use crate::paths::Paths;
 
 /// How long a hook waits for another hook of the same session.
@@ -52,14 +51,6 @@ pub struct Memo {
     pub watching: Vec<super::usage::Watch>,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum MemoError {
-    #[error(transparent)]
-    Io(#[from] PathError),
-    #[error(transparent)]
-    Lock(#[from] LockError),
-}
-
 fn file(paths: &Paths, session_id: &str) -> PathBuf {
     paths
         .state()
@@ -77,20 +68,7 @@ pub fn update<T>(
     paths: &Paths,
     session_id: &str,
     change: impl FnOnce(&mut Memo) -> T,
-) -> Result<T, MemoError> {
-    let _lock = FileLock::try_acquire_for(
-        &paths.lock(&LockName::Session(session_id.to_string())),
-        WAIT,
-    )?;
-    let mut memo = read(paths, session_id);
-    let before = memo.clone();
-    let out = change(&mut memo);
-    if memo != before {
-        let path = file(paths, session_id);
-        if let Some(dir) = path.parent() {
-            fsutil::create_private_dir(dir)?;
-        }
-        fsutil::atomic_write(&path, &serde_json::to_vec(&memo).unwrap_or_default())?;
-    }
-    Ok(out)
+) -> Result<T, LockError> {
+    let lock = paths.lock(&LockName::Session(session_id.to_string()));
+    crate::lock::update_json(&lock, &file(paths, session_id), WAIT, change)
 }

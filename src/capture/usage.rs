@@ -13,8 +13,8 @@ use globset::Glob;
 use serde::{Deserialize, Serialize};
 
 use super::hook_state::WAIT;
-use crate::fsutil::{self, PathError};
-use crate::lock::{FileLock, LockError, LockName};
+use crate::fsutil;
+use crate::lock::{LockError, LockName};
 use crate::paths::Paths;
 
 /// One item's counts.
@@ -62,14 +62,6 @@ impl Usage {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum UsageError {
-    #[error(transparent)]
-    Io(#[from] PathError),
-    #[error(transparent)]
-    Lock(#[from] LockError),
-}
-
 fn file(paths: &Paths) -> PathBuf {
     paths.state().join("usage.json")
 }
@@ -93,30 +85,25 @@ pub fn record(
     event: Event,
     ids: &[String],
     blind: &[String],
-) -> Result<(), UsageError> {
+) -> Result<(), LockError> {
     if ids.is_empty() {
         return Ok(());
     }
-    let _lock = FileLock::try_acquire_for(&paths.lock(&LockName::Usage), WAIT)?;
-    let mut usage = read(paths);
-    for id in ids {
-        let c = usage.items.entry(id.clone()).or_default();
-        if event != Event::Used {
-            c.blind = blind.contains(id);
+    let lock = paths.lock(&LockName::Usage);
+    crate::lock::update_json(&lock, &file(paths), WAIT, |usage: &mut Usage| {
+        for id in ids {
+            let c = usage.items.entry(id.clone()).or_default();
+            if event != Event::Used {
+                c.blind = blind.contains(id);
+            }
+            let n = match event {
+                Event::Injected => &mut c.injected,
+                Event::Listed => &mut c.listed,
+                Event::Used => &mut c.used,
+            };
+            *n = n.saturating_add(1);
         }
-        let n = match event {
-            Event::Injected => &mut c.injected,
-            Event::Listed => &mut c.listed,
-            Event::Used => &mut c.used,
-        };
-        *n = n.saturating_add(1);
-    }
-    fsutil::create_private_dir(&paths.state())?;
-    fsutil::atomic_write(
-        &file(paths),
-        &serde_json::to_vec(&usage).unwrap_or_default(),
-    )?;
-    Ok(())
+    })
 }
 
 /// A sign that the agent acted on an item.
