@@ -91,6 +91,9 @@ pub fn run(
             None => TICK,
         };
         match rx.recv_timeout(wait) {
+            // Opening or reading a file changes nothing, and our own sync reads every
+            // file it is told about: reacting to reads would loop forever.
+            Ok(Ok(event)) if event.kind.is_access() => {}
             Ok(Ok(event)) => {
                 rescan |= event.need_rescan();
                 for path in &event.paths {

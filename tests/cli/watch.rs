@@ -112,3 +112,33 @@ fn interrupt_stops_cleanly() {
     let status = watch.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn after_an_edit_next_to_an_unreadable_file_it_goes_quiet() {
+    let env = TestEnv::with_memory("bash-era");
+    fs::write(
+        env.memory().join("instincts/personal/garbled.md"),
+        b"---\nname: garbled\n---\n\xff\xfe not text",
+    )
+    .unwrap();
+    let watch = Watching::start(&env);
+    watch.expect_line("synced");
+    let path = env.instinct("git-autostash");
+    let text = fs::read_to_string(&path)
+        .unwrap()
+        .replace("# Autostash", "# Autostash nebula");
+    fs::write(&path, text).unwrap();
+    watch.expect_line("indexed");
+    // Its own reads of the files must not wake it: no batch follows without an edit.
+    let mut more = Vec::new();
+    while let Ok(line) = watch.lines.recv_timeout(Duration::from_millis(1500)) {
+        more.push(line);
+        if more.len() > 3 {
+            break;
+        }
+    }
+    assert!(
+        more.iter().all(|l| !l.contains("indexed")),
+        "it kept indexing: {more:?}"
+    );
+}
