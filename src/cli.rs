@@ -132,9 +132,9 @@ pub struct SearchArgs {
     /// Only memories of this project
     #[arg(long)]
     pub project: Option<String>,
-    /// The most hits to show
-    #[arg(long, default_value_t = 10)]
-    pub limit: usize,
+    /// The most hits to show (1 to 1000)
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub limit: u16,
     /// One JSON object for scripts
     #[arg(long)]
     pub json: bool,
@@ -220,9 +220,9 @@ pub struct InjectionsArgs {
     /// Only this session (its id, or the first characters of it)
     #[arg(long)]
     pub session: Option<String>,
-    /// The most recent N injections
-    #[arg(long, default_value_t = 50)]
-    pub last: usize,
+    /// The most recent N injections (at least 1)
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
+    pub last: u32,
     /// One JSON object: {"injections": [...]}
     #[arg(long)]
     pub json: bool,

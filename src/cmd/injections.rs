@@ -27,7 +27,7 @@ pub fn run(ctx: &Ctx, args: &InjectionsArgs) -> Result<()> {
                 }),
         );
     }
-    let skip = entries.len().saturating_sub(args.last);
+    let skip = entries.len().saturating_sub(args.last as usize);
     let entries = &entries[skip..];
     if args.json {
         return print(&format!(

@@ -67,7 +67,7 @@ fn options(ctx: &Ctx, args: &SearchArgs) -> SearchOptions {
             .ok()
             .and_then(|d| crate::capture::project::of(&d.to_string_lossy()))
             .map(|p| p.name),
-        limit: args.limit,
+        limit: usize::from(args.limit),
         now_unix: ctx.now.timestamp(),
         snippet_chars: if args.json { 0 } else { 160 },
     }

@@ -203,3 +203,11 @@ fn reindex_while_others_read() {
         "old indexes are cleaned up: {leftovers:?}"
     );
 }
+
+#[test]
+fn a_limit_of_zero_is_refused() {
+    let env = TestEnv::with_memory("bash-era");
+    let out = env.run(&["search", "nextest", "--limit", "0"]);
+    assert_eq!(out.code, 2, "a usage error: {out}");
+    assert!(out.stderr.contains("0 is not in 1..=1000"), "{out}");
+}
