@@ -187,12 +187,22 @@ fn advised_spans(action: &str) -> Vec<String> {
         let span = rest[open + 1..open + 1 + close].trim();
         let before = action[..before_len + open].to_lowercase();
         let before = before.trim_end_matches(['(', ' ', ',']);
-        let warned = ["not", "never", "instead of", "avoid", "don't", "no"]
-            .iter()
-            .any(|w| {
-                before.ends_with(w)
-                    && !before[..before.len() - w.len()].ends_with(|c: char| c.is_alphanumeric())
-            });
+        let warned = [
+            "not",
+            "never",
+            "instead of",
+            "avoid",
+            "don't",
+            "no",
+            "rejected",
+            "without",
+            "over",
+        ]
+        .iter()
+        .any(|w| {
+            before.ends_with(w)
+                && !before[..before.len() - w.len()].ends_with(|c: char| c.is_alphanumeric())
+        });
         if !warned && span.chars().count() >= 2 && span.len() <= 200 {
             out.push(span.to_string());
         }

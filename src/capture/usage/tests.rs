@@ -43,6 +43,10 @@ fn the_advised_command_counts_and_the_warned_one_does_not() {
         shell("pnpm install --frozen-lockfile")
     ));
     assert!(!used(action, &[], false, shell("npm install")));
+    // The rule the observer writes from a rejection names the rejected command too.
+    let action = "Use pnpm, not npm: the user rejected `npm install` and said \"use pnpm\"";
+    assert!(!used(action, &[], false, shell("npm install")));
+    assert!(used(action, &[], false, shell("pnpm install")));
     // `npm` inside `pnpm` is not a use of npm, nor of anything else.
     assert!(!used("never `npm` here", &[], false, shell("pnpm i")));
     assert!(used(
