@@ -30,9 +30,9 @@ use serde_json::{Value, json};
 use tantivy::IndexReader;
 
 use crate::capture::hook_event::HookEvent;
+use crate::capture::observation;
 use crate::capture::payload::Payload;
 use crate::capture::project::{self, Project};
-use crate::capture::{hook_state, observation};
 use crate::env::Env;
 use crate::index::{Index, sync};
 use crate::log;
@@ -131,19 +131,6 @@ impl HookCtx {
             "mode": mode,
         });
         log::append(&self.paths, "injections.jsonl", &line.to_string());
-    }
-
-    /// Marks ids as injected in this session; returns those that were not yet.
-    pub fn remember_new(&self, ids: Vec<String>) -> Vec<String> {
-        hook_state::update(&self.paths, &self.sid, |m| {
-            let fresh: Vec<String> = ids
-                .into_iter()
-                .filter(|id| !m.injected.contains(id))
-                .collect();
-            m.injected.extend(fresh.iter().cloned());
-            fresh
-        })
-        .unwrap_or_default()
     }
 }
 

@@ -72,7 +72,7 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
         budget,
     );
     let sent: Vec<&recall::Item> = items.iter().collect();
-    ctx.watch_use(&sent, &ids, Sent::Recalled);
+    ctx.note_sent(&sent, &ids, Sent::AfterEdit);
     Ok(Some(ctx.inject("PostToolUse", &text, &ids)))
 }
 

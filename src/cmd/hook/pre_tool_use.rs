@@ -75,15 +75,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         );
         text.push_str(&t);
         let sent: Vec<&Item> = items.iter().collect();
-        ctx.watch_use(&sent, &new, Sent::ForPath);
-        let _ = hook_state::update(&ctx.paths, &ctx.sid, |m| {
-            m.path_fired.extend(new.iter().cloned());
-            for id in &new {
-                if !m.injected.contains(id) {
-                    m.injected.push(id.clone());
-                }
-            }
-        });
+        ctx.note_sent(&sent, &new, Sent::ForPath);
         ids.extend(new);
     }
     if ids.is_empty() {

@@ -92,7 +92,6 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     let root = ctx.paths.root.display().to_string();
     let (text, ids) = render::session_start(&start, name, &root, &last, budget);
     // A resumed or compacted session is listed again; counted once.
-    let fresh = ctx.remember_new(ids.clone());
     let sent: Vec<&recall::Item> = start
         .convictions
         .iter()
@@ -100,7 +99,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         .chain(&start.episodes)
         .chain(&start.last_session)
         .collect();
-    ctx.watch_use(&sent, &fresh, Sent::Listed);
+    ctx.note_sent(&sent, &ids, Sent::Listed);
     Ok(Some(ctx.inject("SessionStart", &text, &ids)))
 }
 

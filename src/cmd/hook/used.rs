@@ -15,61 +15,84 @@ const MAX_WATCHED: usize = 200;
 pub enum Sent {
     /// In the session-start listing.
     Listed,
-    /// Chosen for a prompt or after an edit.
-    Recalled,
+    /// Chosen for a prompt.
+    Prompted,
+    /// Recalled after an edit of a file it touched (once per file, not per item).
+    AfterEdit,
     /// Because the file it covers is being touched.
     ForPath,
 }
 
 impl HookCtx {
-    /// Counts the items of `items` that were sent (their ids in `ids`) and watches the
-    /// session for their use.
-    pub fn watch_use(&self, items: &[&Item], ids: &[String], sent: Sent) {
-        let sent_items: Vec<&Item> = items
+    /// Notes in one memo update that the items of `items` with ids in `ids` were sent:
+    /// which of them are new to this session for `how` (never injected, or for a path
+    /// trigger never fired), marks those, and watches them for use; then counts them.
+    /// Returns the new ids.
+    pub fn note_sent(&self, items: &[&Item], ids: &[String], how: Sent) -> Vec<String> {
+        let watches: Vec<Watch> = items
             .iter()
-            .copied()
             .filter(|i| ids.contains(&i.id))
-            .collect();
-        if sent_items.is_empty() {
-            return;
-        }
-        let watches: Vec<Watch> = sent_items
-            .iter()
             .map(|i| Watch {
                 id: i.id.clone(),
                 cues: usage::cues(&Injected {
                     id: &i.id,
                     action: &i.action,
                     globs: &i.globs,
-                    by_path: sent == Sent::ForPath,
+                    by_path: how == Sent::ForPath,
                 }),
             })
             .collect();
-        let event = match sent {
-            Sent::Listed => Event::Listed,
-            Sent::Recalled | Sent::ForPath => Event::Injected,
+        let noted = hook_state::update(&self.paths, &self.sid, |m| {
+            let mut fresh = Vec::new();
+            for w in watches {
+                let new = match how {
+                    Sent::Listed | Sent::Prompted => !m.injected.contains(&w.id),
+                    Sent::ForPath => !m.path_fired.contains(&w.id),
+                    Sent::AfterEdit => true,
+                };
+                if !new {
+                    continue;
+                }
+                match how {
+                    Sent::Listed | Sent::Prompted => m.injected.push(w.id.clone()),
+                    Sent::ForPath => {
+                        m.path_fired.push(w.id.clone());
+                        if !m.injected.contains(&w.id) {
+                            m.injected.push(w.id.clone());
+                        }
+                    }
+                    Sent::AfterEdit => {}
+                }
+                if !m.watching.iter().any(|x| x.id == w.id) {
+                    m.watching.push(w.clone());
+                }
+                fresh.push(w);
+            }
+            let over = m.watching.len().saturating_sub(MAX_WATCHED);
+            m.watching.drain(..over);
+            fresh
+        });
+        let fresh = match noted {
+            Ok(fresh) => fresh,
+            Err(e) => {
+                self.log(&format!("usage: {e}"));
+                return Vec::new();
+            }
         };
-        let sent_ids: Vec<String> = watches.iter().map(|w| w.id.clone()).collect();
-        let blind: Vec<String> = watches
+        let event = match how {
+            Sent::Listed => Event::Listed,
+            Sent::Prompted | Sent::AfterEdit | Sent::ForPath => Event::Injected,
+        };
+        let fresh_ids: Vec<String> = fresh.iter().map(|w| w.id.clone()).collect();
+        let blind: Vec<String> = fresh
             .iter()
             .filter(|w| !usage::observable(&w.cues))
             .map(|w| w.id.clone())
             .collect();
-        if let Err(e) = usage::record(&self.paths, event, &sent_ids, &blind) {
+        if let Err(e) = usage::record(&self.paths, event, &fresh_ids, &blind) {
             self.log(&format!("usage: {e}"));
         }
-        let watched = hook_state::update(&self.paths, &self.sid, |m| {
-            for w in watches {
-                if !m.watching.iter().any(|x| x.id == w.id) {
-                    m.watching.push(w);
-                }
-            }
-            let over = m.watching.len().saturating_sub(MAX_WATCHED);
-            m.watching.drain(..over);
-        });
-        if let Err(e) = watched {
-            self.log(&format!("usage: {e}"));
-        }
+        fresh_ids
     }
 
     /// Counts the watched items this tool call acted on.

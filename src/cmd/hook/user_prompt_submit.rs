@@ -59,9 +59,8 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         ctx.log_injection_why(&ids, text.chars().count(), "shadow", &why);
         return Ok(None);
     }
-    ctx.remember_new(ids.clone());
     let sent: Vec<&recall::Item> = items.iter().collect();
-    ctx.watch_use(&sent, &ids, Sent::Recalled);
+    ctx.note_sent(&sent, &ids, Sent::Prompted);
     ctx.log_injection_why(&ids, text.chars().count(), "live", &why);
     Ok(Some(super::answer("UserPromptSubmit", &text)))
 }
