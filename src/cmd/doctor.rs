@@ -10,7 +10,7 @@ use super::{Ctx, binary_path, print};
 use crate::capture::hook_event::HookEvent;
 use crate::index;
 use crate::setup::layout;
-use crate::setup::settings;
+use crate::setup::settings::{self, SettingsFile};
 
 #[derive(PartialEq)]
 enum Level {
@@ -102,8 +102,17 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     };
     let bin = binary_path()?;
     let settings_file = ctx.paths.claude_settings();
-    match settings::read(&settings_file) {
-        Ok(s) => {
+    match SettingsFile::open(&settings_file) {
+        Ok((_, s)) => {
+            for program in settings::other_copies(&s, &bin) {
+                check(
+                    Level::Warn,
+                    format!(
+                        "hooks of another copy of homunculus, {program}, are registered in {} too: every event runs twice (`{program} uninstall` removes them)",
+                        settings_file.display()
+                    ),
+                );
+            }
             let events = settings::installed_events(&s, &bin);
             if events.len() == HookEvent::ALL.len() {
                 check(

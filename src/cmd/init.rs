@@ -13,7 +13,7 @@ use crate::fsutil::{self, create_private_dir};
 use crate::memory::Store;
 use crate::memory::migrate;
 use crate::paths::LAYOUT_DIRS;
-use crate::setup::settings::{self, Change};
+use crate::setup::settings::{self, Change, SettingsError, SettingsFile};
 use crate::setup::templates::{self, COMMAND_MARKER};
 use crate::setup::{git, layout};
 
@@ -44,8 +44,17 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
     let paths = &ctx.paths;
     // Read Claude Code's settings first: a malformed file stops init before any write.
     let settings_file = settings_path(ctx, args.project)?;
-    let mut claude_settings = settings::read(&settings_file)?;
+    let (settings_on_disk, mut claude_settings) = SettingsFile::open(&settings_file)?;
     let bin = binary_path()?;
+    let shape_error = |e: settings::ShapeError| SettingsError::Shape {
+        path: settings_file.display().to_string(),
+        what: e.0,
+    };
+    // A shape we would overwrite or a read-only file stops init before any write too.
+    settings::install(&mut claude_settings.clone(), &bin).map_err(shape_error)?;
+    if !args.dry_run {
+        settings_on_disk.refuse_read_only()?;
+    }
     folders(&mut report, paths.root.as_path(), args.dry_run)?;
     for (path, text) in layout::files(paths, ctx.now) {
         let exists = path.exists();
@@ -68,7 +77,7 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
     }
     commands(&mut report, ctx, args.dry_run)?;
     let before = claude_settings.clone();
-    for (event, change) in settings::install(&mut claude_settings, &bin) {
+    for (event, change) in settings::install(&mut claude_settings, &bin).map_err(shape_error)? {
         let verb = match (change, args.dry_run) {
             (Change::Installed, false) => "installed",
             (Change::Installed, true) => "would install",
@@ -95,7 +104,13 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
         );
     }
     if claude_settings != before && !args.dry_run {
-        settings::write(&settings_file, &claude_settings)?;
+        settings_on_disk.save(&claude_settings)?;
+    }
+    for program in settings::other_copies(&claude_settings, &bin) {
+        let _ = writeln!(
+            report.out,
+            "warning       hooks of another copy, {program}, are registered too: every event runs twice; `{program} uninstall` removes them"
+        );
     }
     if args.git {
         git_repo(&mut report, paths.root.as_path(), args.dry_run)?;

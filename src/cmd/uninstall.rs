@@ -5,20 +5,21 @@ use std::fmt::Write;
 
 use anyhow::Result;
 
-use super::{Ctx, print, settings_path};
-use crate::setup::settings;
+use super::{Ctx, binary_path, print, settings_path};
+use crate::setup::settings::{self, Removal, SettingsFile};
 use crate::setup::templates::{self, COMMAND_MARKER};
 
 pub fn run(ctx: &Ctx, args: &crate::cli::UninstallArgs) -> Result<()> {
     let file = settings_path(ctx, args.project)?;
-    let mut s = settings::read(&file)?;
+    let (on_disk, mut s) = SettingsFile::open(&file)?;
+    let bin = binary_path()?;
     let mut out = String::new();
     let verb = if args.dry_run {
         "would remove"
     } else {
         "removed"
     };
-    let removed = settings::uninstall(&mut s);
+    let removed = settings::uninstall(&mut s, &bin);
     for event in &removed {
         let _ = writeln!(out, "{verb:<13} hook {event} from {}", file.display());
     }
@@ -27,7 +28,19 @@ pub fn run(ctx: &Ctx, args: &crate::cli::UninstallArgs) -> Result<()> {
         let _ = writeln!(out, "{verb:<13} status line logger from {}", file.display());
     }
     if (!removed.is_empty() || statusline) && !args.dry_run {
-        settings::write(&file, &s)?;
+        match on_disk.save_after_removal(&s)? {
+            Removal::Restored => {
+                let _ = writeln!(
+                    out,
+                    "restored      {} as it was before init (backup removed)",
+                    file.display()
+                );
+            }
+            Removal::Deleted => {
+                let _ = writeln!(out, "removed       {} (init created it)", file.display());
+            }
+            Removal::Written => {}
+        }
     }
     for (name, _) in templates::COMMANDS {
         let path = ctx.paths.claude_commands().join(name);
@@ -38,6 +51,10 @@ pub fn run(ctx: &Ctx, args: &crate::cli::UninstallArgs) -> Result<()> {
             }
             let _ = writeln!(out, "{verb:<13} {}", path.display());
         }
+    }
+    // An empty commands folder is one init made: nothing of the user's is lost.
+    if !args.dry_run {
+        let _ = std::fs::remove_dir(ctx.paths.claude_commands());
     }
     if out.is_empty() {
         out.push_str("Nothing of homunculus is installed in Claude Code.\n");

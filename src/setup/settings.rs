@@ -1,14 +1,19 @@
 //! Claude Code's `settings.json`: merging our hook entries in and taking exactly them
-//! out again. Every foreign key and hook is kept in place; the file is replaced
-//! atomically, and backed up once before our first change. A file that is not valid
-//! JSON is reported and left untouched.
+//! out again. Every foreign key and hook is kept in place, hooks another copy of the
+//! binary registered included; a shape we would have to overwrite (a `hooks` that is
+//! not an object) is reported and nothing is written. The file itself: `file.rs`.
 
+mod file;
+
+use std::collections::BTreeSet;
 use std::path::Path;
+
+pub use file::{Removal, SettingsFile};
 
 use serde_json::{Map, Value, json};
 
 use crate::capture::hook_event::HookEvent;
-use crate::fsutil::{self, PathError};
+use crate::fsutil::PathError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
@@ -22,7 +27,15 @@ pub enum SettingsError {
     },
     #[error("{0}: the top level is not a JSON object; nothing was written")]
     NotAnObject(String),
+    #[error("{0} is read-only; nothing was written (make it writable, or add the hooks by hand)")]
+    ReadOnly(String),
+    #[error("{path}: {what}; homunculus will not replace it, nothing was written")]
+    Shape { path: String, what: String },
 }
+
+/// A shape of foreign content we would have to overwrite to install.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ShapeError(pub String);
 
 /// What happened to one event's entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,77 +63,117 @@ pub fn shell_quote(text: &str) -> String {
     }
 }
 
-/// Whether a handler's command is one of ours (any install path of the binary).
-pub fn is_ours(command: &str) -> bool {
-    let Some(at) = command.find(" hook ") else {
-        return false;
-    };
-    let program = command[..at].trim_matches(['\'', '"']);
-    program == "homunculus" || program.ends_with("/homunculus")
+/// Whose a hook handler's command is.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// This binary (by path, by the bare name, or through a symlink).
+    Us,
+    /// A homunculus path that no longer exists: this install, moved; ours to update.
+    Moved,
+    /// Another copy of homunculus that exists: its install, not ours.
+    OtherCopy(String),
+    Foreign,
 }
 
-/// Reads settings; a missing file is an empty object.
-pub fn read(path: &Path) -> Result<Map<String, Value>, SettingsError> {
-    let text = match fsutil::read_text(path) {
-        Ok(text) => text,
-        Err(e) if e.is_not_found() => return Ok(Map::new()),
-        Err(e) => return Err(e.into()),
+/// Whose `command` is, when this binary is `bin`.
+pub fn owner(command: &str, bin: &str) -> Owner {
+    let Some(program) = homunculus_program(command, " hook ") else {
+        return Owner::Foreign;
     };
-    if text.trim().is_empty() {
-        return Ok(Map::new());
-    }
-    match serde_json::from_str::<Value>(&text) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(SettingsError::NotAnObject(path.display().to_string())),
-        Err(e) => Err(SettingsError::Malformed {
-            path: path.display().to_string(),
-            line: e.line(),
-            reason: e
-                .to_string()
-                .split(" at line ")
-                .next()
-                .unwrap_or("")
-                .to_string(),
-        }),
+    let same_file = || {
+        let (a, b) = (
+            Path::new(program).canonicalize(),
+            Path::new(bin).canonicalize(),
+        );
+        matches!((a, b), (Ok(a), Ok(b)) if a == b)
+    };
+    if program == bin || program == "homunculus" || same_file() {
+        Owner::Us
+    } else if Path::new(program).exists() {
+        Owner::OtherCopy(program.to_string())
+    } else {
+        Owner::Moved
     }
 }
 
-/// Writes settings atomically, backing the original up once (`settings.json.homunculus-backup`).
-pub fn write(path: &Path, settings: &Map<String, Value>) -> Result<(), SettingsError> {
-    let backup = path.with_extension("json.homunculus-backup");
-    if path.exists() && !backup.exists() {
-        let original = std::fs::read(path).map_err(|e| PathError::new("read", path, e))?;
-        fsutil::atomic_write(&backup, &original)?;
-    }
-    if let Some(dir) = path.parent() {
-        fsutil::create_private_dir(dir)?;
-    }
-    let mut text = serde_json::to_string_pretty(settings).unwrap_or_else(|_| "{}".into());
-    text.push('\n');
-    fsutil::atomic_write(path, text.as_bytes())?;
-    Ok(())
+/// The program of a `<program> <sub>…` command when it is a homunculus binary.
+fn homunculus_program<'a>(command: &'a str, sub: &str) -> Option<&'a str> {
+    let (program, _) = command.split_once(sub)?;
+    let program = program.trim_matches(['\'', '"']);
+    (program == "homunculus" || program.ends_with("/homunculus")).then_some(program)
+}
+
+fn ours_or_moved(command: &str, bin: &str) -> bool {
+    matches!(owner(command, bin), Owner::Us | Owner::Moved)
+}
+
+fn handler_commands(settings: &Map<String, Value>) -> impl Iterator<Item = (&String, &str)> {
+    settings
+        .get("hooks")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .flat_map(|(event, groups)| {
+            groups
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|g| g.get("hooks")?.as_array())
+                .flatten()
+                .filter_map(|h| h.get("command")?.as_str())
+                .map(move |c| (event, c))
+        })
+}
+
+/// Other copies of homunculus with hooks registered here: each event would run twice.
+pub fn other_copies(settings: &Map<String, Value>, bin: &str) -> BTreeSet<String> {
+    handler_commands(settings)
+        .filter_map(|(_, command)| match owner(command, bin) {
+            Owner::OtherCopy(program) => Some(program),
+            _ => None,
+        })
+        .collect()
 }
 
 fn handler(bin: &str, event: &str, timeout: u64) -> Value {
     json!({ "type": "command", "command": hook_command(bin, event), "timeout": timeout })
 }
 
-/// Adds (or updates) our handler for every event. Foreign groups and handlers stay.
-pub fn install(settings: &mut Map<String, Value>, bin: &str) -> Vec<(&'static str, Change)> {
-    let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
-    if !hooks.is_object() {
-        *hooks = json!({});
+/// Adds (or updates) our handler for every event. Foreign groups and handlers stay;
+/// a `hooks` that is not an object, or an event that is not a list, is an error and
+/// `settings` is left unchanged.
+pub fn install(
+    settings: &mut Map<String, Value>,
+    bin: &str,
+) -> Result<Vec<(&'static str, Change)>, ShapeError> {
+    match settings.get("hooks") {
+        None | Some(Value::Object(_)) => {}
+        Some(other) => {
+            return Err(ShapeError(format!(
+                "\"hooks\" is {}, not an object",
+                kind_of(other)
+            )));
+        }
     }
-    let hooks = hooks.as_object_mut().expect("made an object above");
+    if let Some(hooks) = settings.get("hooks").and_then(Value::as_object) {
+        for hook in HookEvent::ALL {
+            if let Some(other) = hooks.get(hook.wire_name()).filter(|v| !v.is_array()) {
+                return Err(ShapeError(format!(
+                    "\"hooks.{}\" is {}, not a list",
+                    hook.wire_name(),
+                    kind_of(other)
+                )));
+            }
+        }
+    }
+    let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
+    let hooks = hooks.as_object_mut().expect("checked above");
     let mut changes = Vec::new();
     for hook in HookEvent::ALL {
         let (event, matcher) = (hook.wire_name(), hook.matcher());
         let wanted = handler(bin, hook.cli_name(), hook.timeout_secs());
         let groups = hooks.entry(event).or_insert_with(|| json!([]));
-        if !groups.is_array() {
-            *groups = json!([]);
-        }
-        let groups = groups.as_array_mut().expect("made an array above");
+        let groups = groups.as_array_mut().expect("checked above");
         let mut change = Change::Installed;
         for group in groups.iter_mut() {
             let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
@@ -128,7 +181,7 @@ pub fn install(settings: &mut Map<String, Value>, bin: &str) -> Vec<(&'static st
             };
             for h in handlers.iter_mut() {
                 let cmd = h.get("command").and_then(Value::as_str).unwrap_or("");
-                if is_ours(cmd) && cmd.ends_with(&format!(" hook {}", hook.cli_name())) {
+                if ours_or_moved(cmd, bin) && cmd.ends_with(&format!(" hook {}", hook.cli_name())) {
                     change = if *h == wanted {
                         Change::Unchanged
                     } else {
@@ -160,11 +213,23 @@ pub fn install(settings: &mut Map<String, Value>, bin: &str) -> Vec<(&'static st
         }
         changes.push((event, change));
     }
-    changes
+    Ok(changes)
 }
 
-/// Removes our handlers; groups and events left empty go too. Returns what was removed.
-pub fn uninstall(settings: &mut Map<String, Value>) -> Vec<String> {
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Removes our handlers (and those of this install before it moved); groups and events
+/// left empty go too. Returns the events something was removed from.
+pub fn uninstall(settings: &mut Map<String, Value>, bin: &str) -> Vec<String> {
     let mut removed = Vec::new();
     let Some(hooks) = settings.get_mut("hooks").and_then(Value::as_object_mut) else {
         return removed;
@@ -176,8 +241,9 @@ pub fn uninstall(settings: &mut Map<String, Value>) -> Vec<String> {
         for group in groups.iter_mut() {
             if let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) {
                 let before = handlers.len();
-                handlers
-                    .retain(|h| !is_ours(h.get("command").and_then(Value::as_str).unwrap_or("")));
+                handlers.retain(|h| {
+                    !ours_or_moved(h.get("command").and_then(Value::as_str).unwrap_or(""), bin)
+                });
                 if handlers.len() != before {
                     removed.push(event.clone());
                 }
@@ -244,12 +310,7 @@ pub fn uninstall_statusline(settings: &mut Map<String, Value>) -> bool {
 }
 
 fn is_our_statusline(command: &str) -> bool {
-    command
-        .split_once(" statusline")
-        .is_some_and(|(program, _)| {
-            let program = program.trim_matches(['\'', '"']);
-            program == "homunculus" || program.ends_with("/homunculus")
-        })
+    homunculus_program(command, " statusline").is_some()
 }
 
 fn shell_quote_always(text: &str) -> String {

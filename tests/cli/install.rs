@@ -178,3 +178,141 @@ fn statusline_logs_and_passes_through() {
         "{log}"
     );
 }
+
+/// Content serde_json alone would rewrite: tabs, key order, a number it cannot spell
+/// back, a float in exponent form, no final newline.
+const UNUSUAL: &str = "{\n\t\"zeta\": 1,\n\t\"alpha\": {\"id\": 123456789012345678901234, \"ratio\": 1e3},\n\t\"hooks\": {\n\t\t\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/notify.sh\"}]}]\n\t}\n}";
+
+#[test]
+fn uninstall_after_init_gives_back_the_same_bytes_and_leaves_nothing_behind() {
+    let env = TestEnv::new();
+    fs::create_dir_all(env.claude()).unwrap();
+    let file = env.claude().join("settings.json");
+    fs::write(&file, UNUSUAL).unwrap();
+    env.run(&["init"]).success();
+    let installed = fs::read_to_string(&file).unwrap();
+    assert!(installed.contains("123456789012345678901234") && installed.contains("1e3"));
+    assert!(
+        installed.starts_with("{\n\t\"zeta\": 1,\n\t\"alpha\""),
+        "{installed}"
+    );
+    assert!(!installed.ends_with('\n'));
+    let out = env.run(&["uninstall"]);
+    out.success();
+    assert!(out.stdout.contains("as it was before init"), "{out}");
+    assert_eq!(fs::read_to_string(&file).unwrap(), UNUSUAL);
+    assert!(
+        !env.claude()
+            .join("settings.json.homunculus-backup")
+            .exists()
+    );
+    assert!(
+        !env.claude().join("commands").exists(),
+        "no empty commands/"
+    );
+
+    let fresh = TestEnv::new();
+    fresh.run(&["init"]).success();
+    fresh.run(&["uninstall"]).success();
+    assert!(
+        !fresh.claude().join("settings.json").exists(),
+        "no {{}} file where there was none"
+    );
+}
+
+#[test]
+fn a_symlinked_settings_file_is_written_through_and_stays_a_link() {
+    let env = TestEnv::new();
+    let dotfiles = env.home.join("dotfiles/claude");
+    fs::create_dir_all(&dotfiles).unwrap();
+    fs::create_dir_all(env.claude()).unwrap();
+    fs::write(dotfiles.join("settings.json"), FOREIGN).unwrap();
+    let link = env.claude().join("settings.json");
+    std::os::unix::fs::symlink("../dotfiles/claude/settings.json", &link).unwrap();
+    env.run(&["init"]).success();
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        fs::read_to_string(dotfiles.join("settings.json"))
+            .unwrap()
+            .contains("hook session-start")
+    );
+    env.run(&["uninstall"]).success();
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        fs::read_to_string(dotfiles.join("settings.json")).unwrap(),
+        FOREIGN
+    );
+}
+
+#[test]
+fn read_only_settings_and_shapes_we_would_overwrite_are_refused_untouched() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = with_foreign_settings();
+    let file = env.claude().join("settings.json");
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o444)).unwrap();
+    let out = env.run(&["init"]);
+    assert_eq!(out.code, 1, "{out}");
+    assert!(out.stderr.contains("settings.json is read-only"), "{out}");
+    assert_eq!(fs::read_to_string(&file).unwrap(), FOREIGN);
+
+    for text in [
+        "{\"hooks\": \"managed elsewhere\"}\n",
+        "{\"hooks\": {\"Stop\": {\"command\": \"x\"}}}\n",
+    ] {
+        let env = TestEnv::new();
+        fs::create_dir_all(env.claude()).unwrap();
+        fs::write(env.claude().join("settings.json"), text).unwrap();
+        let out = env.run(&["init"]);
+        assert_eq!(out.code, 1, "{out}");
+        assert!(out.stderr.contains("will not replace it"), "{out}");
+        assert_eq!(
+            fs::read_to_string(env.claude().join("settings.json")).unwrap(),
+            text
+        );
+        assert!(!env.memory().exists(), "refused before any write");
+    }
+}
+
+#[test]
+fn hooks_of_another_copy_are_left_alone_and_reported() {
+    let env = TestEnv::new();
+    let other = env.home.join("opt/x/homunculus");
+    fs::create_dir_all(other.parent().unwrap()).unwrap();
+    fs::write(&other, "#!/bin/sh\n").unwrap();
+    let theirs = format!(
+        "{{\"hooks\": {{\"Stop\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"{} hook stop\"}}]}}]}}}}\n",
+        other.display()
+    );
+    fs::create_dir_all(env.claude()).unwrap();
+    fs::write(env.claude().join("settings.json"), &theirs).unwrap();
+    let out = env.run(&["init"]);
+    out.success();
+    assert!(
+        out.stdout
+            .contains("hooks of another copy, $HOME/opt/x/homunculus"),
+        "{out}"
+    );
+    assert_eq!(settings(&env)["hooks"]["Stop"].as_array().unwrap().len(), 2);
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor
+            .stdout
+            .contains("another copy of homunculus, $HOME/opt/x/homunculus"),
+        "{doctor}"
+    );
+    env.run(&["uninstall"]).success();
+    assert_eq!(
+        fs::read_to_string(env.claude().join("settings.json")).unwrap(),
+        theirs
+    );
+}
