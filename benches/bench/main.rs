@@ -105,6 +105,7 @@ struct Figures {
     feedback_median: f64,
     after_feedback_median: f64,
     sweep_ms: f64,
+    delete_median: f64,
     watch_median: f64,
     index_mb: f64,
     reindex_rss_mb: f64,
@@ -209,6 +210,7 @@ fn bench(items: usize) -> Figures {
     let sweep_ms = ms(measure(later).wall);
     measure(command(&home, &["search", "nextest"]));
 
+    let delete_median = delete_then_search(&home, &target);
     let watch_median = watch_latency(&home, &target);
     let index_mb = dir_size(&memory.join(".index")) as f64 / 1e6;
     Figures {
@@ -221,10 +223,32 @@ fn bench(items: usize) -> Figures {
         feedback_median: percentile(&mut own, 0.5),
         after_feedback_median: percentile(&mut own_search, 0.5),
         sweep_ms,
+        delete_median,
         watch_median,
         index_mb,
         reindex_rss_mb: reindex_rss as f64 / 1024.0,
     }
+}
+
+/// A file deleted by hand, then the search that drops it and purges its text from the
+/// index files (the segments holding it are rewritten). The files are put back after.
+fn delete_then_search(home: &Path, keep: &Path) -> f64 {
+    let victims: Vec<PathBuf> = std::fs::read_dir(keep.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p != keep && p.extension().is_some_and(|e| e == "md"))
+        .take(5)
+        .collect();
+    let mut times = Vec::new();
+    for victim in &victims {
+        let text = std::fs::read(victim).unwrap();
+        std::fs::remove_file(victim).unwrap();
+        times.push(ms(measure(command(home, &["search", "nextest"])).wall));
+        std::fs::write(victim, text).unwrap();
+        measure(command(home, &["search", "nextest"]));
+    }
+    percentile(&mut times, 0.5)
 }
 
 /// From a hand edit to the moment `search` finds it, with `watch` running.
@@ -365,12 +389,12 @@ fn main() {
     }
     println!();
     println!(
-        "| items | reindex | search median | search p95 | hand edit → search | feedback / search after | sweep | watch: edit visible | index size | peak RSS search / reindex |"
+        "| items | reindex | search median | search p95 | hand edit → search | feedback / search after | sweep | delete → search (purged) | watch: edit visible | index size | peak RSS search / reindex |"
     );
-    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for f in figures {
         println!(
-            "| {} | {:.2} s | {:.1} ms | {:.1} ms | {:.1} ms | {:.1} / {:.1} ms | {:.0} ms | {:.0} ms | {:.1} MB | {:.0} / {:.0} MB |",
+            "| {} | {:.2} s | {:.1} ms | {:.1} ms | {:.1} ms | {:.1} / {:.1} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.1} MB | {:.0} / {:.0} MB |",
             f.items,
             f.reindex_s,
             f.search_median,
@@ -379,6 +403,7 @@ fn main() {
             f.feedback_median,
             f.after_feedback_median,
             f.sweep_ms,
+            f.delete_median,
             f.watch_median,
             f.index_mb,
             f.search_rss_mb,

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::update::scan;
+use super::update::{Purge, purge_pending, scan};
 use super::{Index, IndexError};
 use crate::fsutil;
 use crate::fsutil::mtime_ns;
@@ -105,13 +105,12 @@ pub fn sync(
 ) -> Result<SyncReport, IndexError> {
     let state = read_state(paths);
     let current = dir_mtimes(paths);
+    let stale = now_unix - state.swept_at >= SWEEP_INTERVAL_SECS || now_unix < state.swept_at;
     let sweep = match mode {
         Mode::Full => true,
         Mode::Bounded => false,
         Mode::Quick => {
             let docs = index.reader()?.searcher().num_docs();
-            let stale =
-                now_unix - state.swept_at >= SWEEP_INTERVAL_SECS || now_unix < state.swept_at;
             (docs <= SWEEP_ALWAYS_UP_TO || stale) && !watch_running(paths)
         }
     };
@@ -127,7 +126,12 @@ pub fn sync(
                 .cloned(),
         )
         .collect();
-    if !sweep && changed.is_empty() && !journal::pending(paths) {
+    let purge = match mode {
+        Mode::Bounded => Purge::UpTo(HOOK_PURGE_LIMIT),
+        Mode::Quick | Mode::Full => Purge::All,
+    };
+    let purge_due = purge == Purge::All && purge_pending(paths);
+    if !sweep && changed.is_empty() && !journal::pending(paths) && !purge_due {
         return Ok(SyncReport::default());
     }
     let wait = if mode == Mode::Bounded {
@@ -175,18 +179,30 @@ pub fn sync(
         rescan
     };
     let files: Vec<PathBuf> = journal.into_iter().map(|e| e.path).collect();
-    let report = scan(index, paths, &dirs, &files, &mut |_, _| {})?;
-    write_state(
-        paths,
-        recorded,
-        if sweep { now_unix } else { state.swept_at },
-    )?;
+    let report = scan(index, paths, &dirs, &files, purge, &mut |_, _| {})?;
+    // A small memory is swept on every sync: recording each sweep's time would cost a
+    // file replace (and its sync to disk, milliseconds) per search for nothing.
+    let record_sweep = sweep && (stale || mode == Mode::Full);
+    if recorded != state.dirs || record_sweep {
+        write_state(
+            paths,
+            recorded,
+            if record_sweep {
+                now_unix
+            } else {
+                state.swept_at
+            },
+        )?;
+    }
     journal::finish(&taken);
     Ok(report)
 }
 
 /// A folder hooks may rescan within their time budget.
 const HOOK_RESCAN_LIMIT: usize = 2_000;
+
+/// The largest segment a hook rewrites to purge a deleted file's text.
+const HOOK_PURGE_LIMIT: u32 = 5_000;
 
 fn small(dir: &Path) -> bool {
     fs::read_dir(dir).map_or(true, |entries| {
@@ -214,7 +230,7 @@ pub fn full_locked(
     let current = dir_mtimes(paths);
     let (_, taken) = journal::take(paths);
     let dirs: Vec<String> = ITEM_DIRS.iter().map(|d| d.dir.to_string()).collect();
-    let report = scan(index, paths, &dirs, &[], progress)?;
+    let report = scan(index, paths, &dirs, &[], Purge::All, progress)?;
     write_state(paths, current, now_unix)?;
     journal::finish(&taken);
     Ok(report)
@@ -237,7 +253,7 @@ pub fn apply_batch(
         .collect();
     all.sort();
     all.dedup();
-    let report = scan(index, paths, &[], &all, &mut |_, _| {})?;
+    let report = scan(index, paths, &[], &all, Purge::All, &mut |_, _| {})?;
     write_state(paths, current, read_state(paths).swept_at)?;
     journal::finish(&taken);
     Ok(report)

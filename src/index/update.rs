@@ -99,6 +99,7 @@ pub(super) fn scan(
     paths: &Paths,
     dirs: &[String],
     listed: &[PathBuf],
+    purge: Purge,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SyncReport, IndexError> {
     let dir_set: HashSet<&str> = dirs.iter().map(String::as_str).collect();
@@ -141,11 +142,77 @@ pub(super) fn scan(
     outside.sort();
     outside.dedup();
     apply_listed(index, &mut writer, paths, &outside, &mut report)?;
+    let pending = purge_pending(paths);
+    if report.removed > 0 || pending {
+        self::writer(index, &mut writer, total)?;
+    }
     if let Some(mut w) = writer {
         w.commit()?;
+        if report.removed > 0 || pending {
+            let left = purge_deleted(index, &mut w, purge)?;
+            mark_purge_pending(paths, left)?;
+        }
         w.wait_merging_threads()?;
     }
     Ok(report)
+}
+
+/// How much rewriting a scan may do to purge deleted documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purge {
+    /// Every segment holding a deleted document.
+    All,
+    /// Segments of at most this many documents (a hook's budget); larger ones are
+    /// left to the next scan that may take its time.
+    UpTo(u32),
+}
+
+/// Rewrites the segments that still hold deleted documents. Tantivy only marks a
+/// deleted document; its stored text and terms stay in the segment files until a merge,
+/// which its policy may never do. A file deleted to purge a secret must leave the
+/// index now. Returns whether segments were left for later.
+fn purge_deleted(
+    index: &Index,
+    w: &mut IndexWriter<TantivyDocument>,
+    purge: Purge,
+) -> Result<bool, IndexError> {
+    let (mut now, mut later) = (Vec::new(), false);
+    for meta in index.inner.searchable_segment_metas()? {
+        if !meta.has_deletes() {
+            continue;
+        }
+        match purge {
+            Purge::UpTo(limit) if meta.max_doc() > limit => later = true,
+            _ => now.push(meta.id()),
+        }
+    }
+    // Segment metas alive in this process keep their files from garbage collection:
+    // only ids are kept past this point.
+    if !now.is_empty() {
+        // A merge of segments whose every document is deleted yields nothing: fine.
+        w.merge(&now).wait()?;
+        // The merged-away segment files go now, not at some later commit.
+        w.garbage_collect_files().wait()?;
+    }
+    Ok(later)
+}
+
+fn purge_marker(paths: &Paths) -> PathBuf {
+    paths.state().join("index-purge-pending")
+}
+
+/// Whether a hook left segments holding deleted documents for a later scan.
+pub(super) fn purge_pending(paths: &Paths) -> bool {
+    purge_marker(paths).exists()
+}
+
+fn mark_purge_pending(paths: &Paths, pending: bool) -> Result<(), PathError> {
+    let marker = purge_marker(paths);
+    match (pending, marker.exists()) {
+        (true, false) => fsutil::atomic_write(&marker, b""),
+        (false, true) => fs::remove_file(&marker).at("remove", &marker),
+        _ => Ok(()),
+    }
 }
 
 /// Indexes exactly the files named (relative paths): present ones are upserted, missing

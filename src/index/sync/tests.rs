@@ -94,3 +94,54 @@ fn a_full_sync_repairs_what_the_manifest_missed() {
     assert!(full.changed() >= 1, "{full:?}");
     assert_eq!(names(&m, &index, "quokka"), ["testing-alpha"]);
 }
+
+/// Whether any file of the index holds `needle` as raw bytes.
+fn index_files_hold(m: &Memory, needle: &[u8]) -> bool {
+    walkdir::WalkDir::new(m.paths.index())
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .any(|e| {
+            std::fs::read(e.path())
+                .is_ok_and(|bytes| bytes.windows(needle.len()).any(|w| w == needle))
+        })
+}
+
+#[test]
+fn a_deleted_files_text_leaves_the_index_files_at_once() {
+    let m = Memory::new();
+    let now = m.now.timestamp();
+    for n in 0..20 {
+        m.instinct(
+            &format!("filler-{n}"),
+            0.5,
+            "2026-02-01T00:00:00Z",
+            "2026-02-01T00:00:00Z",
+            "",
+        );
+    }
+    let secret = "ghp_zq7Xk2Lw9RvT4mNa8Bc3Dy6Fh1Jp5Gs0Ue";
+    let leaked = m.write(
+        "episodes/leaked-token.md",
+        &format!("---\ntitle: \"deploy notes\"\n---\n\nThe deploy used {secret} to push.\n"),
+    );
+    let (index, _) = index::open_synced(&m.paths, now).unwrap();
+    assert!(
+        index_files_hold(&m, secret.as_bytes()),
+        "the test needs the text to be in the index first"
+    );
+    std::fs::remove_file(&leaked).unwrap();
+    let report = sync(&index, &m.paths, Mode::Quick, now).unwrap();
+    assert_eq!(report.removed, 1, "{report:?}");
+    assert!(!index_files_hold(&m, secret.as_bytes()));
+    assert!(!names(&m, &index, "filler").is_empty(), "the rest stays");
+    let reader = index.reader().unwrap();
+    reader.reload().unwrap();
+    assert!(
+        reader
+            .searcher()
+            .segment_readers()
+            .iter()
+            .all(|s| s.num_deleted_docs() == 0)
+    );
+}
