@@ -13,8 +13,9 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::hook;
+use super::hook::{self, Replay};
 use super::{Ctx, engine, print};
+use crate::capture::hook_event::HookEvent;
 use crate::capture::{hook_state, transcript};
 use crate::cli::ReplayArgs;
 use crate::log;
@@ -149,6 +150,14 @@ fn progress(len: usize) -> ProgressBar {
     bar
 }
 
+/// Whether a hook event leaves an observation line.
+fn observes(hook: HookEvent) -> bool {
+    matches!(
+        hook,
+        HookEvent::UserPromptSubmit | HookEvent::PostToolUse | HookEvent::PostToolUseFailure
+    )
+}
+
 fn replay_file(
     ctx: &Ctx,
     file: &Path,
@@ -192,13 +201,37 @@ fn replay_file(
         }
         m.continues_from = previous;
     });
+    // What this session already left in the observations (a replay before `state/` and
+    // its record of replayed lines were lost): those events are not observed twice.
+    let observed: HashSet<String> = crate::capture::observation::of_session(&ctx.paths, &sid)
+        .into_iter()
+        .map(|o| o.ts)
+        .collect();
     for event in &t.events {
-        tally.events += 1;
+        let recorded = match event.hook {
+            HookEvent::SessionStart => {
+                !observed.is_empty()
+                    || std::fs::exists(
+                        ctx.paths
+                            .sessions()
+                            .join(crate::memory::session::file_name(event.at, &sid)),
+                    )
+                    .unwrap_or(false)
+            }
+            hook => observes(hook) && observed.contains(&crate::text::stamp_ms(event.at)),
+        };
+        let replay = if recorded {
+            tally.copied += 1;
+            Replay::Observed
+        } else {
+            tally.events += 1;
+            Replay::New
+        };
         let Ok(bytes) = serde_json::to_vec(&event.payload) else {
             continue;
         };
         let result = catch_unwind(AssertUnwindSafe(|| {
-            hook::handle(&ctx.paths, event.at, event.hook, Some(bytes), true)
+            hook::handle(&ctx.paths, event.at, event.hook, Some(bytes), Some(replay))
         }));
         if let Ok(Err(e)) = result {
             log::hook_error(

@@ -152,11 +152,13 @@ pub fn take(paths: &Paths, max: usize) -> Result<Batch, PathError> {
         let bytes = fs::read(&path).at("read", &path)?;
         // A file shorter than its cursor was replaced (a secret purged by hand): what
         // it holds now was never read.
-        let start = cursors
-            .get(&name)
-            .copied()
-            .filter(|c| *c <= bytes.len() as u64)
-            .unwrap_or(0);
+        let start = match cursors.get(&name) {
+            Some(&c) if c <= bytes.len() as u64 => c,
+            Some(_) => 0,
+            // No cursor (state/ deleted or lost): what the archive already holds of this
+            // file was read before and must not be learned or archived twice.
+            None => archived_prefix(paths, &name, &bytes),
+        };
         let Some(rest) = bytes.get(start as usize..) else {
             continue;
         };
@@ -186,6 +188,34 @@ pub fn take(paths: &Paths, max: usize) -> Result<Batch, PathError> {
         .collect();
     batch.id = format!("{:012x}", fnv1a(key.as_bytes()) & 0xffff_ffff_ffff);
     Ok(batch)
+}
+
+/// How much of a pending file's start its archive already holds. The archive of a file
+/// is its processed lines in order, so it is either the file's beginning, or (when the
+/// pending file was dropped and a resumed session began a new one under the same name)
+/// ends with it.
+fn archived_prefix(paths: &Paths, name: &str, pending: &[u8]) -> u64 {
+    let Ok(archive) = fs::read(paths.observations_archive().join(name)) else {
+        return 0;
+    };
+    if pending.starts_with(&archive) {
+        return archive.len() as u64;
+    }
+    let Some(first_line) = pending.split_inclusive(|&b| b == b'\n').next() else {
+        return 0;
+    };
+    if !first_line.ends_with(b"\n") {
+        return 0;
+    }
+    // Where the pending file's lines begin in the archive: from there to its end must
+    // be the pending file's own beginning.
+    archive
+        .windows(first_line.len())
+        .enumerate()
+        .filter(|(at, window)| *window == first_line && (*at == 0 || archive[at - 1] == b'\n'))
+        .map(|(at, _)| &archive[at..])
+        .find(|tail| pending.starts_with(tail))
+        .map_or(0, |tail| tail.len() as u64)
 }
 
 pub fn write_inflight(paths: &Paths, inflight: &Inflight) -> Result<(), PathError> {

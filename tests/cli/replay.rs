@@ -74,6 +74,21 @@ fn replay_learns_from_history_and_a_second_pass_changes_nothing() {
         changed.is_empty() && after.len() == before.len(),
         "changed: {changed:?}"
     );
+    // `state/` deleted (it is not in git; a user may take it for a cache): replaying
+    // again still learns nothing twice, archives nothing twice, counts no session twice.
+    let archive = crate::common::snapshot_tree(&env.memory().join("observations.archive"));
+    std::fs::remove_dir_all(env.memory().join("state")).unwrap();
+    let without_state = env.run(&["replay", projects.to_str().unwrap()]);
+    without_state.success();
+    assert!(
+        without_state.stdout.contains("0 change(s)"),
+        "{without_state}"
+    );
+    assert_eq!(memory(&env), after, "{without_state}");
+    assert_eq!(
+        crate::common::snapshot_tree(&env.memory().join("observations.archive")),
+        archive
+    );
     let log = std::process::Command::new("git")
         .args(["log", "--oneline"])
         .current_dir(env.memory())

@@ -55,10 +55,32 @@ pub struct HookCtx {
     pub project: Option<Project>,
     pub event: HookEvent,
     /// Replaying a recorded session: record only; inject nothing, start nothing.
-    pub replay: bool,
+    pub replay: Option<Replay>,
+}
+
+/// How a replayed event is recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replay {
+    /// Its observation line is new.
+    New,
+    /// The observations already hold it (replayed before `state/` was lost): everything
+    /// but the observation line.
+    Observed,
 }
 
 impl HookCtx {
+    pub fn replaying(&self) -> bool {
+        self.replay.is_some()
+    }
+
+    /// Appends an observation line, unless a replay found it already recorded.
+    pub fn record(&self, obs: &observation::Observation) -> Result<(), crate::fsutil::PathError> {
+        if self.replay == Some(Replay::Observed) {
+            return Ok(());
+        }
+        observation::append(&self.paths, obs)
+    }
+
     pub fn config(&self) -> Config {
         Config::load(&self.paths.config()).unwrap_or_default()
     }
@@ -185,7 +207,7 @@ pub fn run(env: &Env, event: &str) -> Result<()> {
         log::hook_error(&paths, now, event, "unknown hook event; skipped");
         return Ok(());
     };
-    let outcome = catch_unwind(AssertUnwindSafe(|| handle(&paths, now, hook, input, false)));
+    let outcome = catch_unwind(AssertUnwindSafe(|| handle(&paths, now, hook, input, None)));
     let answer = match outcome {
         Ok(Ok(answer)) => answer,
         Ok(Err(e)) => {
@@ -211,7 +233,7 @@ pub fn handle(
     now: DateTime<Utc>,
     event: HookEvent,
     input: Option<Vec<u8>>,
-    replay: bool,
+    replay: Option<Replay>,
 ) -> Result<Option<Value>> {
     let event_name = event.cli_name();
     if !layout::is_ready(paths) {

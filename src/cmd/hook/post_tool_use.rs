@@ -14,16 +14,16 @@ use crate::recall::render::{self, Budget};
 
 pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
     if let Some(obs) = observation::from_tool_event(&ctx.payload, event, ctx.now) {
-        observation::append(&ctx.paths, &obs)?;
+        ctx.record(&obs)?;
     }
     if event == Event::Post && ctx.payload.tool_name() == "TodoWrite" {
         remember_tasks(ctx)?;
     }
-    if !ctx.replay {
+    if !ctx.replaying() {
         // A failed attempt at what a memory advised still acted on it.
         ctx.notice_use();
     }
-    if ctx.replay || event != Event::Post || !is_edit_tool(ctx.payload.tool_name()) {
+    if ctx.replaying() || event != Event::Post || !is_edit_tool(ctx.payload.tool_name()) {
         return Ok(None);
     }
     let Some(file) = ctx.payload.file_path() else {

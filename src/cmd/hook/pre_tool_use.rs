@@ -13,7 +13,7 @@ use crate::recall::render::{self, Budget};
 use crate::recall::{Item, Verdict};
 
 pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
-    if ctx.replay {
+    if ctx.replaying() {
         return Ok(None);
     }
     let file = ctx.payload.file_path();

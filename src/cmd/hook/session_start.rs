@@ -36,8 +36,9 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         (first, file.clone())
     })?;
     // The count is bookkeeping: a busy or broken identity.json is logged, and the
-    // memory is injected all the same.
+    // memory is injected all the same. A session replayed again was counted before.
     if first
+        && ctx.replay != Some(super::Replay::Observed)
         && let Err(e) = identity::update_within(&ctx.paths, crate::capture::hook_state::WAIT, |m| {
             let count = m.get("session_count").and_then(Value::as_u64).unwrap_or(0);
             m.insert("session_count".into(), json!(count + 1));
@@ -46,7 +47,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     {
         ctx.log(&format!("session not counted: {e}"));
     }
-    if ctx.replay {
+    if ctx.replaying() {
         return Ok(None);
     }
     let Some((index, reader)) = ctx.index() else {

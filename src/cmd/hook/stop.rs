@@ -26,7 +26,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     }
     // The transcript's tail says how the session ended (and how full the context is).
     // Replay reads it once, at the end.
-    let tail = (!ctx.replay || ctx.event == HookEvent::SessionEnd)
+    let tail = (!ctx.replaying() || ctx.event == HookEvent::SessionEnd)
         .then(|| transcript_tail(ctx))
         .flatten();
     let answer = tail
@@ -47,7 +47,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         m.clone()
     })?;
     // Replay writes the summary once, at the session's end, not at every turn.
-    if ctx.replay && stop {
+    if ctx.replaying() && stop {
         return Ok(None);
     }
     let relative = m.session_file.clone().unwrap_or_default();
@@ -56,7 +56,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     // Replay knows the previous session of the project; a live session asks the index.
     let continues_from = if path.exists() {
         None
-    } else if ctx.replay {
+    } else if ctx.replaying() {
         m.continues_from.clone()
     } else {
         previous_session(ctx, &relative, started)
@@ -85,7 +85,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     }) {
         ctx.log(&format!("last_session not recorded: {e}"));
     }
-    if ctx.replay {
+    if ctx.replaying() {
         return Ok(None);
     }
     let answer = start_observer(ctx, m.clear_advised);

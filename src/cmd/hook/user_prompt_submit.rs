@@ -13,11 +13,11 @@ use crate::setup::config::RecallMode;
 
 pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     if let Some(obs) = observation::from_prompt(&ctx.payload, ctx.now) {
-        observation::append(&ctx.paths, &obs)?;
+        ctx.record(&obs)?;
     }
     let cfg = ctx.config();
     let prompt = ctx.payload.prompt.as_deref().unwrap_or("");
-    if ctx.replay || cfg.recall.mode == RecallMode::Off || gate::admit(prompt).is_err() {
+    if ctx.replaying() || cfg.recall.mode == RecallMode::Off || gate::admit(prompt).is_err() {
         return Ok(None);
     }
     let Some((index, reader)) = ctx.index() else {

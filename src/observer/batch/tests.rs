@@ -86,3 +86,32 @@ fn a_pending_file_replaced_by_a_shorter_one_is_read_again() {
     assert_eq!(again.observations.len(), 1);
     assert_eq!(again.observations[0].prompt.as_deref(), Some("prompt 7"));
 }
+
+#[test]
+fn losing_the_state_folder_does_not_read_or_archive_anything_twice() {
+    let m = Memory::new();
+    let lines: Vec<String> = (0..6).map(line).collect();
+    pending_file(&m, &lines[..4], "");
+    let first = take(&m.paths, 10).unwrap();
+    archive(&m.paths, &first, &archive_sizes(&m.paths, &first)).unwrap();
+    advance(&m.paths, &first).unwrap();
+    pending_file(&m, &lines, "");
+    std::fs::remove_dir_all(m.paths.state()).unwrap();
+
+    let after = take(&m.paths, 10).unwrap();
+    assert_eq!(after.observations.len(), 2, "only the two new lines");
+    assert_eq!(after.ranges[0].start, first.ranges[0].end);
+
+    // A resumed session's new pending file under the same name, after the old one was
+    // archived and dropped: its own lines are new even though the archive is longer.
+    archive(&m.paths, &after, &archive_sizes(&m.paths, &after)).unwrap();
+    pending_file(&m, &[line(8), line(9)], "");
+    assert_eq!(take(&m.paths, 10).unwrap().observations.len(), 2);
+    // ...and the part of it already archived is not read again.
+    let again = take(&m.paths, 10).unwrap();
+    archive(&m.paths, &again, &archive_sizes(&m.paths, &again)).unwrap();
+    pending_file(&m, &[line(8), line(9), line(3)], "");
+    let last = take(&m.paths, 10).unwrap();
+    assert_eq!(last.observations.len(), 1);
+    assert_eq!(last.observations[0].prompt.as_deref(), Some("prompt 3"));
+}
