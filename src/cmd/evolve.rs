@@ -6,7 +6,7 @@ use std::fmt::Write;
 use anyhow::Result;
 use serde_json::json;
 
-use super::{Ctx, print, reindex_changed, warn_all};
+use super::{Ctx, commit_own_change, print, reindex_changed, warn_all};
 use crate::cli::EvolveArgs;
 use crate::memory::Store;
 use crate::memory::identity;
@@ -27,19 +27,7 @@ pub fn run(ctx: &Ctx, args: &EvolveArgs) -> Result<()> {
             }
             identity::set_promotion_ready(map, &plan.ready_domains);
         })?;
-        let mut changed = Vec::new();
-        for c in &applied.promoted {
-            changed.push(c.conviction.clone());
-            changed.push(c.instinct.path.clone());
-        }
-        for w in &applied.revoked {
-            changed.push(w.instinct.path.clone());
-            changed.push(
-                ctx.paths
-                    .convictions()
-                    .join(format!("{}.md", w.instinct.name)),
-            );
-        }
+        let changed = applied.files(&ctx.paths);
         reindex_changed(ctx, &changed);
         Some(applied)
     } else {
@@ -53,6 +41,24 @@ pub fn run(ctx: &Ctx, args: &EvolveArgs) -> Result<()> {
     } else {
         warn_all(&loaded.errors);
         print(&render(ctx, &plan, applied.as_ref()))?;
+    }
+    if let Some(applied) = applied
+        .as_ref()
+        .filter(|a| !a.promoted.is_empty() || !a.revoked.is_empty())
+    {
+        let mut message = String::from("homunculus: evolve --promote\n\n");
+        for c in &applied.promoted {
+            message.push_str(&format!("promoted {}\n", c.instinct.name));
+        }
+        for w in &applied.revoked {
+            message.push_str(&format!("revoked {}\n", w.instinct.name));
+        }
+        let mut files = applied.files(&ctx.paths);
+        files.push(ctx.paths.identity());
+        let note = commit_own_change(ctx, &message, &files);
+        if !args.json {
+            print(&note)?;
+        }
     }
     if let Some(applied) = &applied {
         warn_all(&applied.errors);

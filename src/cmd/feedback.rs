@@ -3,7 +3,7 @@
 
 use anyhow::{Result, bail};
 
-use super::{Ctx, print, reindex_changed};
+use super::{Ctx, commit_own_change, print, reindex_changed};
 use crate::capture::hook_state;
 use crate::cli::{FeedbackArgs, VerdictArg};
 use crate::memory::confidence::Feedback;
@@ -54,8 +54,16 @@ pub fn run(ctx: &Ctx, args: &FeedbackArgs) -> Result<()> {
     } else {
         ""
     };
+    let note = commit_own_change(
+        ctx,
+        &format!(
+            "homunculus: feedback {word} on {} ({:.2} → {:.2})",
+            args.name, before.1, after.confidence
+        ),
+        std::slice::from_ref(&path),
+    );
     print(&format!(
-        "{}: {:.2}{decayed} → {:.2} ({word}{seen})\n{}\n",
+        "{}: {:.2}{decayed} → {:.2} ({word}{seen})\n{}\n{note}",
         args.name,
         before.1,
         after.confidence,

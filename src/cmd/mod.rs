@@ -123,6 +123,24 @@ fn reindex_changed(ctx: &Ctx, changed: &[std::path::PathBuf]) {
     }
 }
 
+/// Commits the files a command changed when the memory folder is a git repository and
+/// `git.commit` is on: the user's other uncommitted edits stay out. Returns the line to
+/// tell the user; a failed commit is a warning, the change itself is made.
+fn commit_own_change(ctx: &Ctx, message: &str, files: &[std::path::PathBuf]) -> String {
+    let config = crate::setup::config::Config::load(&ctx.paths.config()).unwrap_or_default();
+    if !config.git.commit {
+        return String::new();
+    }
+    match crate::setup::git::commit_files(&ctx.paths.root, message, files) {
+        Ok(true) => "Committed to the memory folder's git history.\n".into(),
+        Ok(false) => String::new(),
+        Err(e) => {
+            eprintln!("warning: the change is made but not committed: {e}");
+            String::new()
+        }
+    }
+}
+
 /// The settings file `init`/`uninstall` work on: the user's, or with `--project` the
 /// current project's shared settings.
 fn settings_path(ctx: &Ctx, project: bool) -> Result<std::path::PathBuf> {

@@ -152,6 +152,24 @@ pub struct Promoted {
     pub errors: Vec<Error>,
 }
 
+impl Promoted {
+    /// Every file the promotion wrote or removed.
+    pub fn files(&self, paths: &crate::paths::Paths) -> Vec<std::path::PathBuf> {
+        let mut files = Vec::new();
+        for c in &self.promoted {
+            files.extend([c.conviction.clone(), c.instinct.path.clone()]);
+        }
+        for w in &self.revoked {
+            files.push(w.instinct.path.clone());
+            files.push(paths.convictions().join(format!("{}.md", w.instinct.name)));
+            if let Some(to) = &w.instinct.promoted_to {
+                files.push(paths.root.join(to));
+            }
+        }
+        files
+    }
+}
+
 /// Writes conviction files and marks their instincts; revokes what fell below 0.40.
 /// A failure on one instinct is reported and does not stop the others.
 pub fn apply(store: &Store, plan: &Plan, now: DateTime<Utc>) -> Promoted {

@@ -303,29 +303,9 @@ fn after_run(
             message.push_str(line);
             message.push('\n');
         }
-        for c in &applied.promoted {
-            report
-                .files
-                .extend([c.conviction.clone(), c.instinct.path.clone()]);
-        }
-        for w in &applied.revoked {
-            report.files.push(w.instinct.path.clone());
-            report
-                .files
-                .push(paths.convictions().join(format!("{}.md", w.instinct.name)));
-            if let Some(to) = &w.instinct.promoted_to {
-                report.files.push(paths.root.join(to));
-            }
-        }
+        report.files.extend(applied.files(paths));
         report.files.push(paths.identity());
-        let mut files: Vec<String> = report
-            .files
-            .iter()
-            .map(|f| paths.relative(f).display().to_string())
-            .collect();
-        files.sort();
-        files.dedup();
-        match git::commit_paths(&paths.root, &message, &files) {
+        match git::commit_files(&paths.root, &message, &report.files) {
             Ok(committed) => report.committed = committed,
             Err(e) => log::append(
                 paths,

@@ -1,7 +1,7 @@
 //! The memory folder as a git repository: init, and one commit per change set. Runs the
 //! `git` binary; never prints.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 #[derive(Debug, thiserror::Error)]
@@ -69,6 +69,21 @@ pub fn commit_paths(dir: &Path, message: &str, files: &[String]) -> Result<bool,
     add.extend(files.iter().map(String::as_str));
     run(dir, &add)?;
     commit_staged(dir, message, files)
+}
+
+/// Commits exactly `files` (paths inside `root`) when `root` is a repository; see
+/// `commit_paths`.
+pub fn commit_files(root: &Path, message: &str, files: &[PathBuf]) -> Result<bool, GitError> {
+    if !is_repo(root) {
+        return Ok(false);
+    }
+    let mut relative: Vec<String> = files
+        .iter()
+        .map(|f| f.strip_prefix(root).unwrap_or(f).display().to_string())
+        .collect();
+    relative.sort();
+    relative.dedup();
+    commit_paths(root, message, &relative)
 }
 
 fn commit_staged(dir: &Path, message: &str, only: &[String]) -> Result<bool, GitError> {

@@ -73,3 +73,35 @@ fn clustering_marks_domains_ready() {
         serde_json::json!(["security"])
     );
 }
+
+#[test]
+fn promote_commits_what_it_changed_in_a_repository() {
+    let env = TestEnv::with_memory("bash-era");
+    env.run(&["init", "--git"]).success();
+    let out = env.run(&["evolve", "--promote"]);
+    out.success();
+    assert!(
+        out.stdout
+            .contains("Committed to the memory folder's git history"),
+        "{out}"
+    );
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(env.memory())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let shown = git(&["show", "HEAD", "--name-only", "--format=%B"]);
+    assert!(shown.contains("promoted testing-use-nextest"), "{shown}");
+    assert!(
+        shown.contains("convictions/testing-use-nextest.md"),
+        "{shown}"
+    );
+    assert_eq!(
+        git(&["status", "--porcelain"]).trim(),
+        "",
+        "nothing left over"
+    );
+}

@@ -30,17 +30,38 @@ fn strong_changes_only_confidence_last_seen_and_one_bullet() {
 }
 
 #[test]
-fn git_diff_shows_only_the_changed_lines() {
+fn feedback_commits_only_its_own_change_and_only_the_changed_lines() {
     let env = TestEnv::with_memory("bash-era");
     assert_eq!(env.run(&["init", "--git"]).code, 0);
-    env.run(&["feedback", "testing-use-nextest", "strong"])
-        .success();
-    let diff = std::process::Command::new("git")
-        .args(["diff", "--unified=0", "--no-color"])
-        .current_dir(env.memory())
-        .output()
-        .unwrap();
-    let diff = String::from_utf8_lossy(&diff.stdout);
+    // The user is editing another instinct by hand, not committed yet.
+    let mine = env.instinct("tooling-launchd-reload");
+    let text = std::fs::read_to_string(&mine).unwrap() + "\nmy own note\n";
+    std::fs::write(&mine, text).unwrap();
+    let out = env.run(&["feedback", "testing-use-nextest", "strong"]);
+    out.success();
+    assert!(
+        out.stdout
+            .contains("Committed to the memory folder's git history"),
+        "{out}"
+    );
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(env.memory())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(
+        git(&["log", "-1", "--format=%s"])
+            .starts_with("homunculus: feedback strong on testing-use-nextest")
+    );
+    assert_eq!(
+        git(&["status", "--porcelain"]).trim(),
+        "M instincts/personal/tooling-launchd-reload.md",
+        "the user's edit stays theirs to commit"
+    );
+    let diff = git(&["show", "HEAD", "--unified=0", "--no-color", "--format="]);
     let changes: Vec<&str> = diff
         .lines()
         .filter(|l| {
