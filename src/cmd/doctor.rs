@@ -9,6 +9,7 @@ use anyhow::{Result, bail};
 use super::{Ctx, binary_path, print};
 use crate::capture::hook_event::HookEvent;
 use crate::index;
+use crate::memory::identity;
 use crate::setup::layout;
 use crate::setup::settings::{self, SettingsFile};
 
@@ -188,6 +189,7 @@ pub fn run(ctx: &Ctx) -> Result<()> {
                 format!("readable by others: {}", loose.join(", ")),
             );
         }
+        identity_check(ctx, &mut check);
         match index::resilient(&ctx.paths, ctx.now.timestamp(), |idx| {
             Ok(idx.reader()?.searcher().num_docs())
         }) {
@@ -215,4 +217,36 @@ pub fn run(ctx: &Ctx) -> Result<()> {
         bail!("{failed} check(s) failed");
     }
     Ok(())
+}
+
+/// `identity.json`: a file that does not parse is a warning (the next hook rebuilds it,
+/// nothing stops working), and so is a copy left by a rebuild.
+fn identity_check(ctx: &Ctx, check: &mut impl FnMut(Level, String)) {
+    match identity::read(&ctx.paths) {
+        Ok(map) => check(
+            Level::Ok,
+            format!(
+                "identity.json: {} sessions counted",
+                map.get("session_count")
+                    .and_then(serde_json::Value::as_u64)
+                    .unwrap_or(0)
+            ),
+        ),
+        Err(e) => check(
+            Level::Warn,
+            format!(
+                "{e}; the next session or command rebuilds it from the memory's files (a copy is kept)"
+            ),
+        ),
+    }
+    let copies = identity::broken_copies(&ctx.paths);
+    if let Some(last) = copies.last() {
+        check(
+            Level::Warn,
+            format!(
+                "identity.json was rebuilt after it stopped parsing; the broken file is kept at {} (delete it once you have looked)",
+                last.display()
+            ),
+        );
+    }
 }

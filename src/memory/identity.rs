@@ -1,5 +1,8 @@
 //! `identity.json`: the memory's counters (sessions, creation, last session and
-//! promotion, domains ready for promotion). Unknown keys and their order are kept.
+//! promotion, domains ready for promotion). Unknown keys and their order are kept. The
+//! counters are bookkeeping, never a reason to stop: a file that does not parse (a git
+//! merge left conflict markers in it) is copied aside and rebuilt from the memory's
+//! own files by the next change.
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
@@ -75,13 +78,102 @@ fn change_locked<T>(
     paths: &Paths,
     change: impl FnOnce(&mut Map<String, Value>) -> T,
 ) -> Result<T, IdentityError> {
-    let mut map = read(paths)?;
+    let mut map = match read(paths) {
+        Ok(map) => map,
+        Err(IdentityError::Invalid(_)) => rebuild(paths)?,
+        Err(e) => return Err(e),
+    };
     let before = map.clone();
     let out = change(&mut map);
     if map != before {
         write(paths, &map)?;
     }
     Ok(out)
+}
+
+/// The copies of broken identity files kept by rebuilds (`identity.json.broken`,
+/// `identity.json.broken-2`, …), oldest first.
+pub fn broken_copies(paths: &Paths) -> Vec<std::path::PathBuf> {
+    (1..)
+        .map(|n| broken_copy(paths, n))
+        .take_while(|p| p.exists())
+        .collect()
+}
+
+fn broken_copy(paths: &Paths, n: usize) -> std::path::PathBuf {
+    match n {
+        1 => paths.root.join("identity.json.broken"),
+        n => paths.root.join(format!("identity.json.broken-{n}")),
+    }
+}
+
+/// Rebuilds the counters from the files (called under the lock, for a file that does
+/// not parse): sessions are counted from the session summaries, or from a conflicted
+/// file's sides when one of them says more; the file is first copied aside, so a hand
+/// edit in it is not lost. Domains ready for promotion are recomputed by the next
+/// observer run or `evolve`.
+fn rebuild(paths: &Paths) -> Result<Map<String, Value>, IdentityError> {
+    let broken = std::fs::read(paths.identity()).unwrap_or_default();
+    let copy = broken_copy(paths, broken_copies(paths).len() + 1);
+    fsutil::write_new(&copy, &broken)?;
+    let mut starts: Vec<String> = fsutil::markdown_files(&paths.sessions())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| session_start(&crate::memory::stem(p)))
+        .collect();
+    starts.sort();
+    let salvaged = conflict_sides(&String::from_utf8_lossy(&broken))
+        .iter()
+        .filter_map(|side| {
+            serde_json::from_str::<Value>(side)
+                .ok()?
+                .get("session_count")?
+                .as_u64()
+        })
+        .max()
+        .unwrap_or(0);
+    let mut map = Map::new();
+    map.insert(
+        "session_count".into(),
+        json!((starts.len() as u64).max(salvaged)),
+    );
+    map.insert("created".into(), json!(starts.first()));
+    map.insert("last_session".into(), json!(starts.last()));
+    map.insert("last_promotion".into(), Value::Null);
+    map.insert("promotion".into(), json!({ "ready": [] }));
+    Ok(map)
+}
+
+/// `2026-02-20T120000Z-7c1e5a2b` → `2026-02-20T12:00:00Z`.
+fn session_start(stem: &str) -> Option<String> {
+    let head = stem.get(..18)?;
+    let t = chrono::NaiveDateTime::parse_from_str(head, "%Y-%m-%dT%H%M%SZ").ok()?;
+    Some(stamp(t.and_utc()))
+}
+
+/// The two texts a git conflict stands for (lines outside the markers in both).
+fn conflict_sides(text: &str) -> [String; 2] {
+    let (mut ours, mut theirs) = (String::new(), String::new());
+    let mut side = 0;
+    for line in text.lines() {
+        match line {
+            l if l.starts_with("<<<<<<<") => side = 1,
+            l if l.starts_with("=======") && (side == 1 || side == 3) => side = 2,
+            l if l.starts_with(">>>>>>>") => side = 0,
+            l if l.starts_with("|||||||") => side = 3,
+            l => {
+                if side != 2 && side != 3 {
+                    ours.push_str(l);
+                    ours.push('\n');
+                }
+                if side != 1 && side != 3 {
+                    theirs.push_str(l);
+                    theirs.push('\n');
+                }
+            }
+        }
+    }
+    [ours, theirs]
 }
 
 fn write(paths: &Paths, map: &Map<String, Value>) -> Result<(), IdentityError> {

@@ -456,6 +456,11 @@ fn a_broken_identity_does_not_switch_session_start_off() {
         "<<<<<<< HEAD\n{\"session_count\": 3}\n=======\n{\"session_count\": 4}\n>>>>>>> other\n",
     )
     .unwrap();
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor.stdout.contains("identity.json:1: invalid JSON"),
+        "doctor names the broken file: {doctor}"
+    );
     let out = env.hook("session-start", "session_start_startup");
     assert_eq!(out.code, 0);
     assert!(
@@ -463,6 +468,21 @@ fn a_broken_identity_does_not_switch_session_start_off() {
         "{}",
         out.stdout
     );
+    // Rebuilt under the lock: the larger side of the conflict, plus this session; the
+    // broken file is kept beside it.
+    let identity: Value = serde_json::from_str(&env.read("identity.json")).unwrap();
+    assert_eq!(identity["session_count"], 5, "{identity}");
+    assert!(env.read("identity.json.broken").starts_with("<<<<<<< HEAD"));
+    assert!(
+        env.run(&["doctor"])
+            .stdout
+            .contains("identity.json was rebuilt")
+    );
+    std::fs::write(env.memory().join("identity.json"), "{\"session_count\": ").unwrap();
+    env.run(&["evolve", "--promote"]).success();
+    env.run(&["observe"]).success();
+    assert_eq!(env.read("identity.json.broken-2"), "{\"session_count\": ");
+    assert!(env.read("identity.json.broken").starts_with("<<<<<<< HEAD"));
 }
 
 #[test]
