@@ -7,27 +7,28 @@ use std::io::{self, Write};
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-/// An I/O failure together with the operation and the path it concerns.
+/// An I/O failure together with the operation and the path it concerns. The I/O error
+/// is part of the message and deliberately not a `source`: an error chain printed
+/// whole (`{:#}`) would say "No such file or directory (os error 2)" twice.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot {op} {}: {source}", path.display())]
+#[error("cannot {op} {}: {io}", path.display())]
 pub struct PathError {
     pub op: &'static str,
     pub path: PathBuf,
-    #[source]
-    pub source: io::Error,
+    pub io: io::Error,
 }
 
 impl PathError {
-    pub fn new(op: &'static str, path: &Path, source: io::Error) -> Self {
+    pub fn new(op: &'static str, path: &Path, io: io::Error) -> Self {
         Self {
             op,
             path: path.to_path_buf(),
-            source,
+            io,
         }
     }
 
     pub fn is_not_found(&self) -> bool {
-        self.source.kind() == io::ErrorKind::NotFound
+        self.io.kind() == io::ErrorKind::NotFound
     }
 }
 
@@ -68,7 +69,7 @@ pub fn atomic_write(path: &Path, contents: &[u8]) -> Result<(), PathError> {
     let mut tmp = tempfile::Builder::new()
         .prefix(".tmp-")
         .tempfile_in(dir)
-        .at("create a temporary file in", dir)?;
+        .map_err(|e| PathError::new("create a temporary file in", dir, bare(e)))?;
     let mode = match fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_file() => meta.permissions().mode() & 0o7777,
         _ => 0o600,
@@ -82,6 +83,15 @@ pub fn atomic_write(path: &Path, contents: &[u8]) -> Result<(), PathError> {
     tmp.persist(path)
         .map_err(|e| PathError::new("replace", path, e.error))?;
     Ok(())
+}
+
+/// An I/O error without the path tempfile adds to its message (ours names the path).
+fn bare(e: io::Error) -> io::Error {
+    let text = e.to_string();
+    match text.split_once(" at path ") {
+        Some((reason, _)) => io::Error::new(e.kind(), reason.to_string()),
+        None => e,
+    }
 }
 
 /// Appends `bytes` to `path` in one write (concurrent appenders never interleave within

@@ -132,3 +132,18 @@ fn nous_stores_become_inherited_instincts() {
     let again = env.run(&["import", file.to_str().unwrap()]);
     assert!(again.stdout.contains("Imported 0 instinct(s)"), "{again}");
 }
+
+#[test]
+fn a_missing_file_or_folder_is_named_once_with_its_reason_once() {
+    let env = TestEnv::with_memory("bash-era");
+    let missing = env.home.join("nowhere/instincts.md");
+    for args in [
+        ["import", missing.to_str().unwrap()],
+        ["export", missing.to_str().unwrap()],
+    ] {
+        let out = env.run(&args);
+        assert_eq!(out.code, 1, "{out}");
+        assert_eq!(out.stderr.matches("os error 2").count(), 1, "{out}");
+        assert_eq!(out.stderr.matches("nowhere").count(), 1, "{out}");
+    }
+}
