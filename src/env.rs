@@ -19,6 +19,8 @@ pub struct Env {
     pub homunculus_observer: Option<OsString>,
     /// Claude Code's own switch for its auto memory (`doctor` reports on it).
     pub claude_auto_memory_disabled: Option<OsString>,
+    /// `NO_COLOR` set to anything: plain output even at a terminal.
+    pub no_color: bool,
 }
 
 impl Env {
@@ -33,6 +35,7 @@ impl Env {
             homunculus_now: var("HOMUNCULUS_NOW"),
             homunculus_observer: var("HOMUNCULUS_OBSERVER"),
             claude_auto_memory_disabled: var("CLAUDE_CODE_DISABLE_AUTO_MEMORY"),
+            no_color: var("NO_COLOR").is_some(),
         }
     }
 

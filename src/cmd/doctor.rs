@@ -90,13 +90,14 @@ fn self_test(bin: &str) -> std::result::Result<(), String> {
 pub fn run(ctx: &Ctx) -> Result<()> {
     let mut out = String::new();
     let mut failed = 0;
+    let style = ctx.style();
     let mut check = |level: Level, what: String| {
         let tag = match level {
-            Level::Ok => "ok  ",
-            Level::Warn => "warn",
+            Level::Ok => style.green("ok  "),
+            Level::Warn => style.yellow("warn"),
             Level::Fail => {
                 failed += 1;
-                "FAIL"
+                style.red("FAIL")
             }
         };
         let _ = writeln!(out, "{tag}  {what}");

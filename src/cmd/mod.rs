@@ -16,6 +16,7 @@ mod replay;
 mod search;
 mod status;
 mod statusline;
+mod style;
 mod uninstall;
 mod watch;
 
@@ -37,6 +38,11 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// How to style what goes to stdout.
+    pub fn style(&self) -> style::Style {
+        style::Style::for_stdout(self.env.no_color)
+    }
+
     /// Fails with a hint when the memory folder does not exist yet.
     pub fn require_memory(&self) -> Result<()> {
         if !self.paths.root.is_dir() {

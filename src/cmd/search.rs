@@ -31,18 +31,29 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<()> {
     if hits.is_empty() {
         let _ = writeln!(out, "No memories match '{text}'.");
     }
+    let style = ctx.style();
     for hit in &hits {
-        let _ = writeln!(out, "{:<10} {}  ({:.2})", hit.kind, hit.name, hit.score);
+        let _ = writeln!(
+            out,
+            "{} {}  {}",
+            style.dim(&format!("{:<10}", hit.kind)),
+            style.bold(&hit.name),
+            style.dim(&format!("({:.2})", hit.score))
+        );
         if hit.title != hit.name && !hit.title.is_empty() {
             let _ = writeln!(out, "           {}", hit.title);
         }
         if !hit.snippet.is_empty() {
-            let _ = writeln!(out, "           {}", hit.snippet);
+            let _ = writeln!(
+                out,
+                "           {}",
+                hit.snippet.render(|w| style.matched(w))
+            );
         }
         let _ = writeln!(
             out,
             "           {}",
-            ctx.paths.root.join(&hit.path).display()
+            style.dim(&ctx.paths.root.join(&hit.path).display().to_string())
         );
     }
     print(&out)

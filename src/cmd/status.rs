@@ -119,6 +119,7 @@ fn instinct_json(ctx: &Ctx, i: &Instinct, used: UsageCounts) -> serde_json::Valu
 
 fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&str>) -> String {
     let mut out = String::new();
+    let style = ctx.style();
     let promoted = instincts.iter().filter(|i| i.promoted).count();
     let disputed = instincts.iter().filter(|i| i.disputed).count();
     let _ = writeln!(
@@ -131,7 +132,11 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
         by_domain.entry(&i.domain).or_default().push(i);
     }
     for (domain, items) in &by_domain {
-        let _ = writeln!(out, "\n## {domain} ({})", items.len());
+        let _ = writeln!(
+            out,
+            "\n{}",
+            style.bold(&format!("## {domain} ({})", items.len()))
+        );
         let _ = writeln!(out, "  stored  now   name (what `feedback` takes)");
         for i in items {
             let mut marks = String::new();
@@ -154,7 +159,7 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
                 "  {:.2}    {:.2}  {}{marks}",
                 i.confidence,
                 i.effective(ctx.now),
-                i.name,
+                style.bold(&i.name),
             );
             let _ = writeln!(
                 out,

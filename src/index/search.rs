@@ -34,7 +34,7 @@ pub struct Hit {
     pub title: String,
     pub score: f32,
     #[serde(skip)]
-    pub snippet: String,
+    pub snippet: Snippet,
     #[serde(skip)]
     pub project: Option<String>,
 }
@@ -359,7 +359,7 @@ pub fn search(
             .iter()
             .map(|g| g.snippet_from_doc(&doc))
             .find(|s| !s.highlighted().is_empty())
-            .map(|s| mark(s.fragment(), s.highlighted()))
+            .map(|s| Snippet::new(s.fragment(), s.highlighted()))
             .unwrap_or_default();
         let project = text(f.project);
         hits.push(Hit {
@@ -375,23 +375,69 @@ pub fn search(
     Ok(hits)
 }
 
-/// Wraps the highlighted ranges in `**`, on one line.
-fn mark(fragment: &str, ranges: &[std::ops::Range<usize>]) -> String {
-    let mut out = String::new();
-    let mut at = 0;
-    for r in ranges {
-        out.push_str(&fragment[at..r.start]);
-        out.push_str("**");
-        out.push_str(&fragment[r.clone()]);
-        out.push_str("**");
-        at = r.end;
+/// A one-line excerpt with the words the query matched.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Snippet {
+    /// Pieces of text, every other one matched (the first is not).
+    pieces: Vec<String>,
+}
+
+impl Snippet {
+    fn new(fragment: &str, ranges: &[std::ops::Range<usize>]) -> Self {
+        let mut pieces = Vec::new();
+        let mut at = 0;
+        for r in ranges {
+            pieces.push(one_line(&fragment[at..r.start]));
+            pieces.push(one_line(&fragment[r.clone()]));
+            at = r.end;
+        }
+        pieces.push(one_line(&fragment[at..]));
+        Self { pieces }
     }
-    out.push_str(&fragment[at..]);
-    // Heading markers say nothing in a one-line snippet.
-    out.split_whitespace()
+
+    pub fn is_empty(&self) -> bool {
+        self.pieces.iter().all(String::is_empty)
+    }
+
+    /// The excerpt with each matched word passed through `matched`.
+    pub fn render(&self, matched: impl Fn(&str) -> String) -> String {
+        let mut out = String::new();
+        for (n, piece) in self.pieces.iter().enumerate() {
+            if n % 2 == 1 {
+                out.push_str(&matched(piece));
+            } else {
+                out.push_str(piece);
+            }
+        }
+        out.trim().to_string()
+    }
+}
+
+/// Whitespace runs as one space, heading markers dropped (they say nothing in a
+/// one-line snippet); a piece keeps one space at either end where it had any.
+fn one_line(text: &str) -> String {
+    let words: Vec<&str> = text
+        .split_whitespace()
         .filter(|w| !w.chars().all(|c| c == '#'))
-        .collect::<Vec<_>>()
-        .join(" ")
+        .collect();
+    if words.is_empty() {
+        return if text.is_empty() {
+            String::new()
+        } else {
+            " ".into()
+        };
+    }
+    let lead = if text.starts_with(char::is_whitespace) {
+        " "
+    } else {
+        ""
+    };
+    let trail = if text.ends_with(char::is_whitespace) {
+        " "
+    } else {
+        ""
+    };
+    format!("{lead}{}{trail}", words.join(" "))
 }
 
 #[cfg(test)]
@@ -408,10 +454,12 @@ mod tests {
     }
 
     #[test]
-    fn mark_wraps_ranges() {
+    fn snippets_mark_their_matches_on_one_line() {
+        let s = Snippet::new("## Use\n\nuse cargo  nextest run", &[12..17, 19..26]);
         assert_eq!(
-            mark("use cargo nextest", &[4..9, 10..17]),
-            "use **cargo** **nextest**"
+            s.render(|w| format!("[{w}]")),
+            "Use use [cargo] [nextest] run"
         );
+        assert_eq!(s.render(str::to_string), "Use use cargo nextest run");
     }
 }
