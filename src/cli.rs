@@ -25,7 +25,7 @@ pub enum Command {
     /// Remove exactly what init added to Claude Code (the memory folder stays)
     Uninstall(UninstallArgs),
     /// Check that everything is wired and healthy (exit 1 if not)
-    Doctor,
+    Doctor(DoctorArgs),
     /// Status-line activity logger: records context use, prints nothing (or CMD's output)
     Statusline(StatuslineArgs),
     /// Show instincts by domain with their confidence (the /instinct-status view)
@@ -206,8 +206,16 @@ pub enum VerdictArg {
 }
 
 #[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// One JSON object: `ok`, `failed`, and every check's level and message
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct FeedbackArgs {
     /// The instinct's name: its file name without .md
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cmd::completions::instinct_names))]
     pub name: String,
     pub verdict: VerdictArg,
     /// With `mute`: the session (default: the one most recently active)

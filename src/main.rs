@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         homunculus::cmd::run_hook(&event);
         return ExitCode::SUCCESS;
     }
+    homunculus::cmd::completions::answer_if_asked();
     let cli = Cli::parse();
     match homunculus::cmd::run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,12 +1,52 @@
-//! `homunculus completions <shell>`: print a completion script generated from the CLI.
+//! `homunculus completions <shell>`: print the script that registers completion with a
+//! shell. Completion is dynamic: the shell asks the binary (with
+//! `HOMUNCULUS_COMPLETE=<shell>` set), so `feedback` completes the instinct names in
+//! the memory as it is now.
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
 use clap::CommandFactory;
+use clap_complete::CompletionCandidate;
+use clap_complete::env::Shells;
 
 use crate::cli::{Cli, CompletionsArgs};
+use crate::memory::Store;
+
+/// The variable that makes the binary answer a completion request.
+pub const COMPLETE_VAR: &str = "HOMUNCULUS_COMPLETE";
+
+/// Answers a completion request and exits, when the shell made one.
+pub fn answer_if_asked() {
+    clap_complete::CompleteEnv::with_factory(Cli::command)
+        .var(COMPLETE_VAR)
+        .complete();
+}
 
 pub fn run(args: &CompletionsArgs) -> Result<()> {
+    let name = args.shell.to_string();
+    let shells = Shells::builtins();
+    let shell = shells
+        .completer(&name)
+        .ok_or_else(|| anyhow!("no dynamic completion for {name}"))?;
+    let bin = super::binary_path()?;
     let mut buf = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "homunculus", &mut buf);
+    shell.write_registration(COMPLETE_VAR, "homunculus", "homunculus", &bin, &mut buf)?;
     super::print(&String::from_utf8_lossy(&buf))
+}
+
+/// The instinct names `feedback` takes, each with its advice as the description.
+pub fn instinct_names() -> Vec<CompletionCandidate> {
+    let Ok(paths) = crate::env::Env::from_process().paths() else {
+        return Vec::new();
+    };
+    let mut names: Vec<CompletionCandidate> = Store::new(&paths)
+        .instincts()
+        .items
+        .into_iter()
+        .map(|i| {
+            let help = crate::text::clip_chars(&i.action, 60).to_string();
+            CompletionCandidate::new(i.name).help(Some(help.into()))
+        })
+        .collect();
+    names.sort_by(|a, b| a.get_value().cmp(b.get_value()));
+    names
 }

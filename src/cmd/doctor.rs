@@ -87,20 +87,22 @@ fn self_test(bin: &str) -> std::result::Result<(), String> {
 
 /// Runs every check in the order a user would fix them. A list of checks, long by
 /// nature; each is a few lines.
-pub fn run(ctx: &Ctx) -> Result<()> {
+pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
     let mut out = String::new();
     let mut failed = 0;
     let style = ctx.style();
+    let mut checks: Vec<(&'static str, String)> = Vec::new();
     let mut check = |level: Level, what: String| {
-        let tag = match level {
-            Level::Ok => style.green("ok  "),
-            Level::Warn => style.yellow("warn"),
+        let (tag, word) = match level {
+            Level::Ok => (style.green("ok  "), "ok"),
+            Level::Warn => (style.yellow("warn"), "warn"),
             Level::Fail => {
                 failed += 1;
-                style.red("FAIL")
+                (style.red("FAIL"), "fail")
             }
         };
         let _ = writeln!(out, "{tag}  {what}");
+        checks.push((word, what));
     };
     let bin = binary_path()?;
     let settings_file = ctx.paths.claude_settings();
@@ -213,7 +215,16 @@ pub fn run(ctx: &Ctx) -> Result<()> {
             ),
         );
     }
-    print(&out)?;
+    if json {
+        let checks: Vec<serde_json::Value> = checks
+            .iter()
+            .map(|(level, what)| serde_json::json!({ "level": level, "message": what }))
+            .collect();
+        let value = serde_json::json!({ "ok": failed == 0, "failed": failed, "checks": checks });
+        print(&format!("{}\n", serde_json::to_string_pretty(&value)?))?;
+    } else {
+        print(&out)?;
+    }
     if failed > 0 {
         bail!("{failed} check(s) failed");
     }

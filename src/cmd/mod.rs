@@ -1,7 +1,7 @@
 //! The subcommands. `run` resolves the environment once and dispatches; each command
 //! gets a `Ctx` with the paths and the clock.
 
-mod completions;
+pub mod completions;
 mod doctor;
 mod evolve;
 mod export;
@@ -65,7 +65,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Init(args) => init::run(&ctx, &args),
         Command::Uninstall(args) => uninstall::run(&ctx, &args),
-        Command::Doctor => doctor::run(&ctx),
+        Command::Doctor(args) => doctor::run(&ctx, args.json),
         Command::Statusline(args) => statusline::run(&ctx, &args),
         Command::Status(args) => status::run(&ctx, &args),
         Command::Evolve(args) => evolve::run(&ctx, &args),

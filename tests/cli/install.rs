@@ -150,6 +150,17 @@ fn doctor_reports_wiring() {
         after.stdout.contains("ok    all 8 hooks registered"),
         "{after}"
     );
+    let json = env.run(&["doctor", "--json"]);
+    json.success();
+    let v = json.json();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["checks"][0]["level"], "ok");
+    assert!(
+        v["checks"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("all 8 hooks registered")
+    );
 }
 
 #[test]

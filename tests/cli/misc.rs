@@ -22,12 +22,39 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
-fn completions_are_generated() {
-    let env = TestEnv::new();
-    let out = env.run(&["completions", "bash"]);
-    out.success();
-    assert!(out.stdout.contains("homunculus"));
-    assert!(out.stdout.contains("feedback"));
+fn completion_registers_with_the_shell_and_completes_instinct_names_live() {
+    let env = TestEnv::with_memory("bash-era");
+    for shell in ["bash", "zsh", "fish"] {
+        let out = env.run(&["completions", shell]);
+        out.success();
+        assert!(out.stdout.contains("HOMUNCULUS_COMPLETE"), "{shell}: {out}");
+    }
+    // What the shell runs when the user presses tab after `homunculus feedback test`.
+    let asked = env
+        .cmd()
+        .env("HOMUNCULUS_COMPLETE", "fish")
+        .args(["--", "homunculus", "feedback", "test"])
+        .output()
+        .unwrap();
+    let answer = String::from_utf8_lossy(&asked.stdout);
+    assert!(
+        answer
+            .lines()
+            .any(|l| l.starts_with("testing-use-nextest\t")),
+        "{answer}"
+    );
+    assert!(
+        !answer.contains("tooling-"),
+        "only names that match: {answer}"
+    );
+    let verbs = env
+        .cmd()
+        .env("HOMUNCULUS_COMPLETE", "fish")
+        .args(["--", "homunculus", "feedback", "testing-use-nextest", "w"])
+        .output()
+        .unwrap();
+    let verbs = String::from_utf8_lossy(&verbs.stdout);
+    assert!(verbs.contains("weak") && verbs.contains("wrong"), "{verbs}");
 }
 
 #[test]
