@@ -16,6 +16,7 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{DocAddress, IndexReader, Order, Searcher, TantivyDocument, Term};
 
+use crate::capture::usage::Usage;
 use crate::index::schema::Fields;
 use crate::index::{Index, IndexError, search};
 use crate::memory::kind::Kind;
@@ -143,17 +144,36 @@ pub struct StartLimits {
     pub convictions: usize,
 }
 
+/// What a SessionStart lookup knows.
+#[derive(Clone, Copy)]
+pub struct StartContext<'a> {
+    pub project: &'a str,
+    /// The project's name and marker words (what its instincts are ranked by).
+    pub words: &'a [&'a str],
+    /// The session being started (its own summary is not the last session).
+    pub exclude_session: Option<&'a str>,
+    pub limits: StartLimits,
+    pub now: i64,
+    /// Items often injected and never acted on are listed after the others.
+    pub usage: &'a Usage,
+}
+
 /// Convictions, then this project's instincts (all when few, else the most relevant to
-/// the project and its markers, weighted by effective confidence), then the last session.
+/// the project and its markers, weighted by effective confidence and by use), then the
+/// last session.
 pub fn session_start(
     index: &Index,
     reader: &IndexReader,
-    project: &str,
-    words: &[&str],
-    exclude_session: Option<&str>,
-    limits: StartLimits,
-    now: i64,
+    ctx: &StartContext,
 ) -> Result<Start, IndexError> {
+    let StartContext {
+        project,
+        words,
+        exclude_session,
+        limits,
+        now,
+        usage,
+    } = *ctx;
     let f = index.fields();
     let searcher = reader.searcher();
     let mut start = Start::default();
@@ -169,13 +189,14 @@ pub fn session_start(
     clauses.push((Occur::MustNot, term(f.flags, "disputed")));
     let filter = BooleanQuery::new(clauses);
     start.eligible_instincts = searcher.search(&filter, &Count)?;
-    let addresses: Vec<DocAddress> = if start.eligible_instincts <= limits.all_up_to {
+    let all = start.eligible_instincts <= limits.all_up_to;
+    let scored: Vec<(f32, DocAddress)> = if all {
         let all = TopDocs::with_limit(limits.all_up_to.max(1))
             .order_by_fast_field::<f64>("confidence", Order::Desc);
         searcher
             .search(&filter, &all)?
             .into_iter()
-            .map(|(_, a)| a)
+            .map(|(_, a)| (0.0, a))
             .collect()
     } else {
         let text = words.join(" ");
@@ -192,18 +213,22 @@ pub fn session_start(
         if let Some(relevance) = search::query(f, &stemmed, &opts) {
             clauses.push((Occur::Should, relevance));
         }
-        search::ranked(&searcher, &BooleanQuery::new(clauses), limits.top, now)?
+        // A few spares, so that ones never acted on can make room.
+        search::ranked_scored(&searcher, &BooleanQuery::new(clauses), limits.top + 3, now)?
     };
-    for address in addresses {
-        start.instincts.push(load(&searcher, f, address, now)?);
+    let mut weighted: Vec<(f64, Item)> = Vec::with_capacity(scored.len());
+    for (score, address) in scored {
+        let item = load(&searcher, f, address, now)?;
+        let base = if all {
+            item.confidence
+        } else {
+            f64::from(score)
+        };
+        weighted.push((base * usage.rank_weight(&item.id), item));
     }
-    if start.eligible_instincts <= limits.all_up_to {
-        start.instincts.sort_by(|a, b| {
-            b.confidence
-                .total_cmp(&a.confidence)
-                .then(a.name.cmp(&b.name))
-        });
-    }
+    weighted.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.name.cmp(&b.1.name)));
+    let keep = if all { limits.all_up_to } else { limits.top };
+    start.instincts = weighted.into_iter().take(keep).map(|(_, i)| i).collect();
     let episodes = BooleanQuery::new(vec![
         (Occur::Must, term(f.kind, Kind::Episode.name())),
         (Occur::Must, term(f.scope, project)),

@@ -42,14 +42,18 @@ fn session_start_shows_this_project_and_global_advice_only() {
     );
     let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
     let reader = idx.reader().unwrap();
+    let usage = crate::capture::usage::Usage::default();
     let start = session_start(
         &idx,
         &reader,
-        "ledger",
-        &[],
-        None,
-        LIMITS,
-        m.now.timestamp(),
+        &StartContext {
+            project: "ledger",
+            words: &[],
+            exclude_session: None,
+            limits: LIMITS,
+            now: m.now.timestamp(),
+            usage: &usage,
+        },
     )
     .unwrap();
     assert_eq!(names(&start.instincts), ["testing-ours", "testing-global"]);
@@ -171,4 +175,39 @@ fn a_slip_of_one_letter_finds_the_word_the_memory_has() {
     );
     assert_eq!(fix("kubernetes"), None, "nothing close: nothing");
     assert_eq!(fix("e0502x"), None, "codes are not words");
+}
+
+#[test]
+fn session_start_lists_an_instinct_sent_often_and_never_acted_on_after_the_rest() {
+    let m = Memory::new();
+    let (t0, t1) = ("2026-02-01T00:00:00Z", "2026-02-28T00:00:00Z");
+    m.instinct("testing-ignored", 0.7, t0, t1, "project: ledger\n");
+    m.instinct("testing-heeded", 0.6, t0, t1, "project: ledger\n");
+    let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
+    let reader = idx.reader().unwrap();
+    let listed = |usage: &crate::capture::usage::Usage| {
+        let ctx = StartContext {
+            project: "ledger",
+            words: &[],
+            exclude_session: None,
+            limits: LIMITS,
+            now: m.now.timestamp(),
+            usage,
+        };
+        let start = session_start(&idx, &reader, &ctx).unwrap();
+        names(&start.instincts)
+            .into_iter()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let mut usage = crate::capture::usage::Usage::default();
+    assert_eq!(listed(&usage), ["testing-ignored", "testing-heeded"]);
+    usage.items.insert(
+        "instincts/personal/testing-ignored.md".into(),
+        crate::capture::usage::Counts {
+            injected: 20,
+            ..Default::default()
+        },
+    );
+    assert_eq!(listed(&usage), ["testing-heeded", "testing-ignored"]);
 }

@@ -64,14 +64,18 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         top: cfg.context.top_instincts,
         convictions: 30,
     };
+    let usage = crate::capture::usage::read(&ctx.paths);
     let start = recall::session_start(
         &index,
         &reader,
-        name,
-        &words,
-        Some(&session_file),
-        limits,
-        ctx.now.timestamp(),
+        &recall::StartContext {
+            project: name,
+            words: &words,
+            exclude_session: Some(&session_file),
+            limits,
+            now: ctx.now.timestamp(),
+            usage: &usage,
+        },
     )?;
     // Nothing to say: say nothing.
     if start.convictions.is_empty()
