@@ -198,6 +198,54 @@ const STOPWORDS: &[&str] = &[
     "i'd",
     "we're",
     "can't",
+    "against",
+    "below",
+    "between",
+    "both",
+    "during",
+    "whom",
+    "ours",
+    "myself",
+    "yourself",
+    "ourselves",
+    "themselves",
+    // Where the work happens: every prompt to a coding agent is about "the project".
+    "project",
+    "repo",
+    "codebase",
+    // Conversation around the request says nothing about its topic.
+    "said",
+    "says",
+    "say",
+    "told",
+    "ever",
+    "folks",
+    "guys",
+    "already",
+    "i've",
+    "we've",
+    "you're",
+    "that's",
+    "there's",
+    "didn't",
+    "won't",
+    "nice",
+    "cool",
+    "worked",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
 ];
 
 /// The words of a query or prompt to look up: stemmed like the index, without
@@ -205,6 +253,7 @@ const STOPWORDS: &[&str] = &[
 pub fn query_words(index: &Index, text: &str) -> Vec<String> {
     let kept: String = text
         .split_whitespace()
+        .map(url_words)
         .filter(|w| {
             let bare = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
             !STOPWORDS.contains(&bare.to_lowercase().as_str())
@@ -214,6 +263,20 @@ pub fn query_words(index: &Index, text: &str) -> Vec<String> {
     let mut words = words(index, &kept);
     words.truncate(64);
     words
+}
+
+/// A URL as the words that say what it points at: its host without `www.` and the
+/// top-level domain, and its path; the scheme and the query string (video ids,
+/// tracking) say nothing. Other words pass unchanged.
+fn url_words(word: &str) -> std::borrow::Cow<'_, str> {
+    let Some((_, rest)) = word.split_once("://") else {
+        return word.into();
+    };
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    let host = host.rsplit_once('.').map_or(host, |(name, _tld)| name);
+    format!("{host} {}", path.replace('/', " ")).into()
 }
 
 /// The stemmed, lower-cased words of `text`, as the index stores them. Duplicates go.

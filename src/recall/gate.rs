@@ -76,6 +76,35 @@ const FRAMES: &[(Frame, &[&str])] = &[
             "upgrade",
             "delete",
             "move",
+            // The everyday verbs of software work: "ok, cut the release now" is a
+            // request after an acknowledgement, not small talk.
+            "cut",
+            "release",
+            "ship",
+            "publish",
+            "install",
+            "merge",
+            "rebase",
+            "pull",
+            "push",
+            "revert",
+            "roll back",
+            "rollback",
+            "regenerate",
+            "generate",
+            "backfill",
+            "embed",
+            "commit",
+            "restart",
+            "reset",
+            "clean up",
+            "lint",
+            "format",
+            "profile",
+            "optimize",
+            "bisect",
+            "seed",
+            "sync",
         ],
     ),
     (
@@ -107,6 +136,9 @@ const FRAMES: &[(Frame, &[&str])] = &[
             "come up with",
             "haiku",
             "song",
+            "limerick",
+            "sonnet",
+            "lyrics",
         ],
     ),
     (
@@ -128,6 +160,11 @@ const FRAMES: &[(Frame, &[&str])] = &[
             "awesome",
         ],
     ),
+];
+
+/// Forms of writing no memory of software work helps with.
+const VERSE: &[&str] = &[
+    "poem", "haiku", "limerick", "sonnet", "lyrics", "song", "joke",
 ];
 
 /// The fewest words a prompt needs to be looked up.
@@ -170,6 +207,10 @@ pub fn frame(prompt: &str) -> Frame {
         if points > best.0 {
             best = (points, *frame);
         }
+    }
+    // "Write a haiku about …" asks for verse, whatever work its subject names.
+    if words.iter().any(|w| VERSE.contains(w)) {
+        return Frame::Creative;
     }
     // Pasted output ("Makefile:23: *** missing separator.  Stop.", "TypeError: …") is a
     // problem to debug, whatever else the prompt says in passing.
@@ -240,6 +281,12 @@ mod tests {
                 Frame::Creative,
             ),
             ("thanks, that looks great", Frame::Conversation),
+            ("write a haiku about getting paged at 3am", Frame::Creative),
+            ("ok let's cut the 0.10.0 release now", Frame::Task),
+            (
+                "nice, that worked. now backfill the orders pipeline",
+                Frame::Task,
+            ),
             (
                 "the parser drops the sign on negative amounts in ledger core",
                 Frame::Task,

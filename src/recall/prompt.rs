@@ -45,6 +45,10 @@ const COMMON_SHARE: f64 = 0.15;
 const FLOOR: f64 = 0.30;
 /// With a word of the prompt in its trigger, a memory needs less of the rest.
 const TOPIC_FLOOR: f64 = 0.2;
+/// The same for a conviction, whose subject alone makes it worth showing.
+const CONVICTION_TOPIC_FLOOR: f64 = 0.12;
+/// The same for a memory that has one of the prompt's identifiers written out.
+const IDENTIFIER_FLOOR: f64 = 0.1;
 /// A memory must score at least this share of the best one.
 const RELATIVE: f32 = 0.6;
 /// Candidates kept beyond `max_items` for reordering by use.
@@ -156,18 +160,41 @@ pub(super) fn typo_fix(word: &str, df_of: &impl Fn(&str) -> u64) -> Option<(Stri
 
 /// Identifiers, paths and dotted names of a prompt, as the index's words in order:
 /// `process.env.STRIPE_PUBLISHABLE_KEY` → [process, env, stripe, publish, key].
-fn identifiers(index: &Index, prompt: &str) -> Vec<Vec<String>> {
+fn identifiers(index: &Index, prompt: &str) -> Vec<Identifier> {
     let text = crate::text::clip_chars(prompt, MAX_PROMPT_CHARS);
-    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut out: Vec<Identifier> = Vec::new();
     for m in identifier_pattern().find_iter(text).take(16) {
         let spaced = m.as_str().replace(['.', ':', '/', '-', '_'], " ");
         let split = split_camel(&spaced);
         let parts = search::words(index, &split);
-        if parts.len() >= 2 && !out.contains(&parts) {
-            out.push(parts);
+        if parts.len() >= 2 && !out.iter().any(|i| i.parts == parts) {
+            out.push(Identifier {
+                parts,
+                spelled: spelled(m.as_str()),
+            });
         }
     }
     out
+}
+
+/// An identifier, path or dotted name of a prompt.
+struct Identifier {
+    /// The index's words for it, in order (for the phrase query).
+    parts: Vec<String>,
+    /// Its letters as written, separators as spaces (` claude code log renderer py `).
+    spelled: String,
+}
+
+/// Lower case, camelCase split, every run of non-alphanumerics one space, padded with
+/// a space at each end: `claude_code_log/renderer.py` and `claude-code-log/renderer.py`
+/// spell alike, and a match of one inside another starts and ends at words.
+fn spelled(text: &str) -> String {
+    let split = split_camel(text).to_lowercase();
+    let words: Vec<&str> = split
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    format!(" {} ", words.join(" "))
 }
 
 /// `StripeWebhook` → `Stripe Webhook`.
@@ -226,7 +253,13 @@ fn asks_about_the_past(prompt: &str) -> bool {
 }
 
 /// The stemmed words of a memory's text fields.
-fn words_of(index: &Index, doc: &TantivyDocument) -> BTreeSet<String> {
+/// A memory's text: its stemmed words, and its letters as `spelled` writes them.
+struct DocText {
+    words: BTreeSet<String>,
+    spelled: String,
+}
+
+fn text_of(index: &Index, doc: &TantivyDocument) -> DocText {
     let f = index.fields();
     let mut text = String::new();
     for field in [
@@ -235,9 +268,12 @@ fn words_of(index: &Index, doc: &TantivyDocument) -> BTreeSet<String> {
         text.push_str(&crate::index::stored_text(doc, field));
         text.push(' ');
     }
-    search::words(index, &text.replace(['-', '_', '.', '/'], " "))
-        .into_iter()
-        .collect()
+    DocText {
+        words: search::words(index, &text.replace(['-', '_', '.', '/'], " "))
+            .into_iter()
+            .collect(),
+        spelled: spelled(&text),
+    }
 }
 
 /// The stemmed words of what a memory is about: an instinct's trigger, a conviction's
@@ -288,7 +324,7 @@ pub fn prompt(
         }
     }
     // An identifier matched whole counts more than its parts.
-    for parts in &ids {
+    for Identifier { parts, .. } in &ids {
         for field in [f.title, f.trigger, f.action, f.body] {
             let terms: Vec<Term> = parts
                 .iter()
@@ -334,20 +370,30 @@ pub fn prompt(
             break;
         }
         let doc: TantivyDocument = searcher.doc(address)?;
-        let has = words_of(index, &doc);
+        let DocText {
+            words: has,
+            spelled,
+        } = text_of(index, &doc);
         let matched: Vec<&(String, f64)> = keys.iter().filter(|(w, _)| has.contains(w)).collect();
         let share = matched.iter().map(|(_, idf)| idf).sum::<f64>() / weight;
-        let whole = ids
-            .iter()
-            .any(|parts| parts.iter().all(|p| has.contains(p)));
+        // Whole means written out in the memory, not its parts scattered over it.
+        let whole = ids.iter().any(|id| spelled.contains(&id.spelled));
         // A word of the prompt that is what the advice is about (in its trigger or a
         // conviction's name): "npm install …" and "use pnpm, never npm".
         let about = trigger_words(index, &doc);
         let on_topic = matched
             .iter()
             .any(|(w, idf)| about.contains(w) && *idf >= rare);
-        let enough = matched.len() >= 2 && share >= FLOOR || on_topic && share >= TOPIC_FLOOR;
-        if !(whole || enough) {
+        // A conviction is a rule the user holds: its subject named is reason enough.
+        let topic_floor = if crate::index::stored_text(&doc, f.kind) == Kind::Conviction.name() {
+            CONVICTION_TOPIC_FLOOR
+        } else {
+            TOPIC_FLOOR
+        };
+        let enough = matched.len() >= 2 && share >= FLOOR || on_topic && share >= topic_floor;
+        // An identifier written out in the memory lowers the bar, never removes it: a
+        // pasted diff names the project's own paths everywhere.
+        if !(whole && share >= IDENTIFIER_FLOOR || enough) {
             continue;
         }
         let mut item = load(&searcher, f, address, ctx.now)?;

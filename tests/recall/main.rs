@@ -1,6 +1,7 @@
 //! What reaches the model, judged: a realistic memory of 334 hand-written items over eight
 //! projects (`tests/data/recall/memory/`) and 116 prompts as typed into Claude Code with
-//! graded relevance (`tests/data/recall/prompts.toml`). Every prompt goes through the real
+//! graded relevance (`tests/data/recall/prompts.toml`, the set recall was tuned on), plus
+//! 45 held-out prompts a reviewer wrote later without seeing the code (`heldout.toml`). Every prompt goes through the real
 //! UserPromptSubmit hook in its project's folder and through `homunculus search`:
 //! - injection: precision of what was injected, the share of prompts with nothing
 //!   relevant that got anything, the share of prompts with a directly relevant memory
@@ -228,13 +229,12 @@ fn ndcg(hits: &[String], p: &Prompt) -> f64 {
     dcg(&gains) / dcg(&ideal)
 }
 
-#[test]
-fn recall_on_the_judged_set() {
+/// Runs every prompt of `set` through the hook and `search`, printing each miss.
+fn evaluate(world: &World, set: &str) -> (Figures, usize) {
     let judged: Judged = toml::from_str(
-        &std::fs::read_to_string(root().join("tests/data/recall/prompts.toml")).unwrap(),
+        &std::fs::read_to_string(root().join("tests/data/recall").join(set)).unwrap(),
     )
     .unwrap();
-    let world = World::new();
     let mut f = Figures::default();
     for p in &judged.prompt {
         let (ids, chars) = world.injected(p);
@@ -268,18 +268,6 @@ fn recall_on_the_judged_set() {
                     "  ranked below BM25 {} {:.2} < {base:.2} {:?}",
                     p.id, ours, p.text
                 );
-                let show = |h: &[String]| {
-                    h.iter()
-                        .take(6)
-                        .map(|x| format!("{}:{}", grade(x), x.rsplit('/').next().unwrap()))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                };
-                println!(
-                    "     ours {}\n     bm25 {}",
-                    show(&hits),
-                    show(&world.bm25_or(p))
-                );
             }
             f.ndcg += ours;
             f.baseline_ndcg += base;
@@ -292,44 +280,101 @@ fn recall_on_the_judged_set() {
             f.searched += 1;
         }
     }
-    let precision = f.injected_relevant as f64 / f.injected.max(1) as f64;
-    let false_rate = f.unrelated_injected as f64 / f.unrelated.max(1) as f64;
-    let coverage = f.answered as f64 / f.answerable.max(1) as f64;
-    let n = f.searched.max(1) as f64;
-    println!(
-        "injection: precision {:.0}% ({}/{}), unrelated prompts injected {:.0}% ({}/{}), prompts with a relevant memory served {:.0}% ({}/{}), {:.0} chars per prompt",
-        precision * 100.0,
-        f.injected_relevant,
-        f.injected,
-        false_rate * 100.0,
-        f.unrelated_injected,
-        f.unrelated,
-        coverage * 100.0,
-        f.answered,
-        f.answerable,
-        f.chars as f64 / judged.prompt.len() as f64
+    (f, judged.prompt.len())
+}
+
+impl Figures {
+    fn precision(&self) -> f64 {
+        self.injected_relevant as f64 / self.injected.max(1) as f64
+    }
+
+    fn false_rate(&self) -> f64 {
+        self.unrelated_injected as f64 / self.unrelated.max(1) as f64
+    }
+
+    fn coverage(&self) -> f64 {
+        self.answered as f64 / self.answerable.max(1) as f64
+    }
+
+    fn ndcg(&self) -> f64 {
+        self.ndcg / self.searched.max(1) as f64
+    }
+
+    fn print(&self, label: &str, prompts: usize) {
+        let n = self.searched.max(1) as f64;
+        println!(
+            "{label}: injection precision {:.0}% ({}/{}), unrelated prompts injected {:.0}% ({}/{}), prompts with a relevant memory served {:.0}% ({}/{}), {:.0} chars per prompt",
+            self.precision() * 100.0,
+            self.injected_relevant,
+            self.injected,
+            self.false_rate() * 100.0,
+            self.unrelated_injected,
+            self.unrelated,
+            self.coverage() * 100.0,
+            self.answered,
+            self.answerable,
+            self.chars as f64 / prompts.max(1) as f64
+        );
+        println!(
+            "{label}: search (whole prompt) nDCG@10 {:.2}, MRR {:.2}, recall@10 {:.2} over {} prompts; the prompt as a plain BM25 OR-query over the same fields: nDCG@10 {:.2}",
+            self.ndcg(),
+            self.mrr / n,
+            self.recall10 / n,
+            self.searched,
+            self.baseline_ndcg / n
+        );
+    }
+}
+
+#[test]
+fn recall_on_the_judged_set() {
+    let world = World::new();
+    let (f, prompts) = evaluate(&world, "prompts.toml");
+    f.print("judged set", prompts);
+    // Thresholds: a little under what recall reaches today (81%, 0%, 92%, 0.83); a drop
+    // fails the suite, and so does ranking below plain BM25 over the same index.
+    assert!(f.precision() >= 0.78, "precision {:.2}", f.precision());
+    assert!(
+        f.false_rate() <= 0.10,
+        "false injections {:.2}",
+        f.false_rate()
     );
-    println!(
-        "search (whole prompt): nDCG@10 {:.2}, MRR {:.2}, recall@10 {:.2} over {} prompts",
-        f.ndcg / n,
-        f.mrr / n,
-        f.recall10 / n,
-        f.searched
-    );
-    println!(
-        "baseline (the prompt as a BM25 OR-query over the same fields): nDCG@10 {:.2}",
-        f.baseline_ndcg / n
-    );
-    // Thresholds: what recall reaches today (79%, 6%, 86%, 0.83); a drop fails the suite,
-    // and so does ranking below plain BM25 over the same index.
-    assert!(precision >= 0.75, "precision {precision:.2}");
-    assert!(false_rate <= 0.10, "false injections {false_rate:.2}");
-    assert!(coverage >= 0.82, "prompts served {coverage:.2}");
-    assert!(f.ndcg / n >= 0.80, "nDCG@10 {:.2}", f.ndcg / n);
+    assert!(f.coverage() >= 0.88, "prompts served {:.2}", f.coverage());
+    assert!(f.ndcg() >= 0.80, "nDCG@10 {:.2}", f.ndcg());
     assert!(
         f.ndcg >= f.baseline_ndcg,
         "search ranks below plain BM25: {:.2} < {:.2}",
-        f.ndcg / n,
-        f.baseline_ndcg / n
+        f.ndcg(),
+        f.baseline_ndcg / f.searched.max(1) as f64
     );
 }
+
+/// 45 prompts written afterwards by a reviewer who never saw the recall code
+/// (`heldout.toml`), over the same memory: the figures recall reaches on prompts it was
+/// not tuned on.
+#[test]
+fn recall_on_the_held_out_set() {
+    let world = World::new();
+    let (f, prompts) = evaluate(&world, "heldout.toml");
+    f.print("held-out set", prompts);
+    assert!(
+        f.precision() >= HELD_OUT.0,
+        "precision {:.2}",
+        f.precision()
+    );
+    assert!(
+        f.false_rate() <= HELD_OUT.1,
+        "false injections {:.2}",
+        f.false_rate()
+    );
+    assert!(
+        f.coverage() >= HELD_OUT.2,
+        "prompts served {:.2}",
+        f.coverage()
+    );
+    assert!(f.ndcg >= f.baseline_ndcg, "search ranks below plain BM25");
+}
+
+/// Held-out thresholds (precision, unrelated share, coverage), under today's 63%, 0%
+/// and 66%: the held-out set says where recall stands, the judged set guards the tuning.
+const HELD_OUT: (f64, f64, f64) = (0.58, 0.20, 0.60);
