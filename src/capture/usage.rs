@@ -113,7 +113,8 @@ pub enum Cue {
     File(String),
     /// A command (or the program) the advice names, run in the shell.
     Command(String),
-    /// The item's `paths` glob, matched by a touched file.
+    /// A folder the advice names (`migrations/`, `docs/adr/NNNN-<title>.md`), as a glob
+    /// over the touched file relative to the project.
     Glob(String),
 }
 
@@ -124,13 +125,12 @@ pub struct Watch {
     pub cues: Vec<Cue>,
 }
 
-/// What an injected item looks like to the use detector.
+/// What an injected item looks like to the use detector: its file and its advice.
+/// Its `paths` globs are not looked at: they say where the advice applies, and a
+/// file edited there is no sign that it was followed.
 pub struct Injected<'a> {
     pub id: &'a str,
     pub action: &'a str,
-    pub globs: &'a [String],
-    /// Sent because its path was touched: touching it again says nothing.
-    pub by_path: bool,
 }
 
 /// Whether any of `cues` is more than the item's own file: something its advice names.
@@ -142,40 +142,155 @@ pub fn observable(cues: &[Cue]) -> bool {
 /// The cues that would show an item was used (the item's own file first).
 pub fn cues(item: &Injected) -> Vec<Cue> {
     let mut out = vec![Cue::File(item.id.to_string())];
+    let mut add = |cue: Cue| {
+        if !out.contains(&cue) {
+            out.push(cue);
+        }
+    };
     for span in advised_spans(item.action) {
-        let cue = if looks_like_path(&span) {
-            Cue::File(span)
-        } else {
-            Cue::Command(span)
-        };
-        if !out.contains(&cue) {
-            out.push(cue);
+        if let Some(cue) = path_cue(&span) {
+            add(cue);
+            continue;
         }
-    }
-    for command in plain_commands(item.action) {
-        let cue = Cue::Command(command);
-        if !out.contains(&cue) {
-            out.push(cue);
-        }
-    }
-    for word in item.action.split_whitespace() {
-        let word = word.trim_matches(|c: char| ",;:()\"'`".contains(c));
-        let word = word.trim_end_matches('.');
-        if word.contains('/') && looks_like_path(word) && !word.contains("://") {
-            let cue = Cue::File(word.to_string());
-            if !out.contains(&cue) {
-                out.push(cue);
+        // `pnpm tsc --noEmit && pnpm lint` is two commands, each run on its own.
+        for part in span.split(['&', '|', ';']) {
+            if let Some(command) = command_core(part) {
+                add(Cue::Command(command));
             }
         }
     }
-    if !item.by_path {
-        out.extend(item.globs.iter().map(|g| Cue::Glob(g.clone())));
+    for command in plain_commands(item.action) {
+        if let Some(command) = command_core(&command) {
+            add(Cue::Command(command));
+        }
     }
+    // Paths in the prose: "also update migrations/", "see docs/adr/NNNN-<title>.md";
+    // not the ones it warns against or names as its condition ("when editing x").
+    let mut at = 0;
+    for word in item.action.split_inclusive(char::is_whitespace) {
+        let before = &item.action[..at];
+        at += word.len();
+        let word = word
+            .trim()
+            .trim_matches(|c: char| ",;:()\"'`".contains(c))
+            .trim_end_matches('.');
+        if !word.contains('/') || word.contains("://") || word.starts_with('`') {
+            continue;
+        }
+        if clause_warns(before) || clause_is_condition(before) {
+            continue;
+        }
+        if let Some(cue) = path_cue(word) {
+            add(cue);
+        }
+    }
+    // A bare program ("use uv") says less than the advice's own commands for it
+    // (`uv add`, `uv sync --frozen`): `uv pip install` is not following it.
+    let commands: Vec<String> = out
+        .iter()
+        .filter_map(|c| match c {
+            Cue::Command(cmd) => Some(cmd.clone()),
+            _ => None,
+        })
+        .collect();
+    out.retain(|c| match c {
+        Cue::Command(cmd) if !cmd.contains(' ') => !commands
+            .iter()
+            .any(|other| other.starts_with(&format!("{cmd} "))),
+        _ => true,
+    });
     out
 }
 
+/// A path the advice names, as a cue: a file by its name, a folder (or a file name
+/// with placeholders, `docs/adr/NNNN-<title>.md`) by what lies under it.
+fn path_cue(text: &str) -> Option<Cue> {
+    if text.contains(char::is_whitespace) || text.contains("://") {
+        return None;
+    }
+    let placeholder = text.contains(['<', '{', '*']) || text.contains("NNNN");
+    if !placeholder && looks_like_path(text) {
+        return Some(Cue::File(text.to_string()));
+    }
+    if !text.contains('/') {
+        return None;
+    }
+    let folder = match text.rfind('/') {
+        Some(end) if placeholder => &text[..=end],
+        _ if text.ends_with('/') => text,
+        _ => return None,
+    };
+    let folder = folder.trim_start_matches("./");
+    let sane = folder.len() > 1
+        && folder.chars().any(char::is_alphabetic)
+        && !folder.contains(['<', '{', '*', '$']);
+    sane.then(|| Cue::Glob(format!("{folder}**")))
+}
+
+/// The part of an advised command that a run of it shows: its leading words up to the
+/// first placeholder, path or file argument, and every option it gives (`kubectl logs
+/// <pod> --previous` → `kubectl logs --previous`; `pnpm add <pkg>` → `pnpm add`).
+fn command_core(span: &str) -> Option<String> {
+    let mut kept = Vec::new();
+    let mut in_head = true;
+    for token in span.split_whitespace() {
+        if token.starts_with('-') && token.len() > 1 {
+            if !token.contains(['<', '{', '$']) {
+                kept.push(token);
+            }
+            continue;
+        }
+        let argument = token.contains(['<', '[', '{', '/', '$', '*', '='])
+            || token.starts_with('.')
+            || looks_like_path(token);
+        if argument {
+            in_head = false;
+        } else if in_head {
+            kept.push(token);
+        }
+    }
+    let first = kept.first()?;
+    first
+        .starts_with(|c: char| c.is_ascii_alphanumeric())
+        .then(|| kept.join(" "))
+}
+
+/// The clause a span or word sits in, as written before it: from the last sentence
+/// or clause break.
+fn clause(before: &str) -> String {
+    let start = before
+        .rfind(['.', ';', ':', '!', '?', ',', '(', ')', '\n'])
+        .map_or(0, |i| i + 1);
+    format!(" {} ", before[start..].to_lowercase())
+}
+
+/// Whether the clause so far warns against what follows ("never hand-edit files in").
+fn clause_warns(before: &str) -> bool {
+    let clause = clause(before);
+    [
+        " never ",
+        " don't ",
+        " do not ",
+        " not ",
+        " avoid ",
+        " no ",
+        " without ",
+    ]
+    .iter()
+    .any(|w| clause.contains(w))
+}
+
+/// Whether the clause so far is the advice's condition ("when editing"), not its
+/// action.
+fn clause_is_condition(before: &str) -> bool {
+    let clause = clause(before);
+    [" when ", " whenever ", " if ", " after "]
+        .iter()
+        .any(|w| clause.trim_start().starts_with(w.trim_start()) || clause.contains(w))
+}
+
 /// The `code spans` of an action that it advises, not those it warns against
-/// ("use `pnpm`, not `npm`" advises `pnpm` only).
+/// ("use `pnpm`, not `npm`" advises `pnpm` only; "never a bare `terraform apply`").
 fn advised_spans(action: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = action;
@@ -186,7 +301,7 @@ fn advised_spans(action: &str) -> Vec<String> {
         };
         let span = rest[open + 1..open + 1 + close].trim();
         let before = action[..before_len + open].to_lowercase();
-        let before = before.trim_end_matches(['(', ' ', ',']);
+        let trimmed = before.trim_end_matches(['(', ' ', ',']);
         let warned = [
             "not",
             "never",
@@ -197,12 +312,15 @@ fn advised_spans(action: &str) -> Vec<String> {
             "rejected",
             "without",
             "over",
+            "plain",
+            "bare",
+            "old",
         ]
         .iter()
         .any(|w| {
-            before.ends_with(w)
-                && !before[..before.len() - w.len()].ends_with(|c: char| c.is_alphanumeric())
-        });
+            trimmed.ends_with(w)
+                && !trimmed[..trimmed.len() - w.len()].ends_with(|c: char| c.is_alphanumeric())
+        }) || clause_warns(&before);
         if !warned && span.chars().count() >= 2 && span.len() <= 200 {
             out.push(span.to_string());
         }
@@ -282,7 +400,7 @@ impl Cue {
                     .any(|f| f == suffix || f.ends_with(&format!("/{suffix}")));
                 file_hit || touch.command.is_some_and(|c| contains_word(c, suffix))
             }
-            Cue::Command(cmd) => touch.command.is_some_and(|c| contains_word(c, cmd)),
+            Cue::Command(cmd) => touch.command.is_some_and(|line| runs(line, cmd)),
             Cue::Glob(glob) => Glob::new(glob).map(|g| g.compile_matcher()).is_ok_and(|m| {
                 [touch.file, touch.relative]
                     .into_iter()
@@ -291,6 +409,34 @@ impl Cue {
             }),
         }
     }
+}
+
+/// Whether a command line runs `cmd`: one of its simple commands (wrappers, `cd` and
+/// assignments aside) holds it. A command that only prints, searches or shows text
+/// (`echo "run pnpm lint"`, `grep -r "cargo test"`) runs nothing it names.
+fn runs(line: &str, cmd: &str) -> bool {
+    const TEXT_ONLY: &[&str] = &[
+        "echo", "printf", "grep", "rg", "egrep", "ag", "ack", "cat", "less", "head", "tail", "sed",
+        "awk", "man",
+    ];
+    crate::capture::shell::parse(crate::text::clip_chars(line, 10_000))
+        .iter()
+        .filter(|c| !TEXT_ONLY.contains(&c.tool()))
+        .any(|c| {
+            // The advised words in order, its options anywhere after them.
+            let (options, words): (Vec<&str>, Vec<&str>) =
+                cmd.split_whitespace().partition(|t| t.starts_with('-'));
+            let text = std::iter::once(c.program.as_str())
+                .chain(c.words())
+                .collect::<Vec<_>>()
+                .join(" ");
+            contains_word(&text, &words.join(" "))
+                && options.iter().all(|o| {
+                    c.args
+                        .iter()
+                        .any(|a| a == o || a.starts_with(&format!("{o}=")))
+                })
+        })
 }
 
 /// Whether `needle` occurs in `haystack` with no word character glued to either end

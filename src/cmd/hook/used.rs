@@ -37,8 +37,6 @@ impl HookCtx {
                 cues: usage::cues(&Injected {
                     id: &i.id,
                     action: &i.action,
-                    globs: &i.globs,
-                    by_path: how == Sent::ForPath,
                 }),
             })
             .collect();
