@@ -85,22 +85,14 @@ fn promote_commits_what_it_changed_in_a_repository() {
             .contains("Committed to the memory folder's git history"),
         "{out}"
     );
-    let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(args)
-            .current_dir(env.memory())
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    let shown = git(&["show", "HEAD", "--name-only", "--format=%B"]);
+    let shown = env.git(&["show", "HEAD", "--name-only", "--format=%B"]);
     assert!(shown.contains("promoted testing-use-nextest"), "{shown}");
     assert!(
         shown.contains("convictions/testing-use-nextest.md"),
         "{shown}"
     );
     assert_eq!(
-        git(&["status", "--porcelain"]).trim(),
+        env.git(&["status", "--porcelain"]).trim(),
         "",
         "nothing left over"
     );

@@ -44,24 +44,16 @@ fn feedback_commits_only_its_own_change_and_only_the_changed_lines() {
             .contains("Committed to the memory folder's git history"),
         "{out}"
     );
-    let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(args)
-            .current_dir(env.memory())
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
     assert!(
-        git(&["log", "-1", "--format=%s"])
+        env.git(&["log", "-1", "--format=%s"])
             .starts_with("homunculus: feedback strong on testing-use-nextest")
     );
     assert_eq!(
-        git(&["status", "--porcelain"]).trim(),
+        env.git(&["status", "--porcelain"]).trim(),
         "M instincts/personal/tooling-launchd-reload.md",
         "the user's edit stays theirs to commit"
     );
-    let diff = git(&["show", "HEAD", "--unified=0", "--no-color", "--format="]);
+    let diff = env.git(&["show", "HEAD", "--unified=0", "--no-color", "--format="]);
     let changes: Vec<&str> = diff
         .lines()
         .filter(|l| {

@@ -51,6 +51,16 @@ impl TestEnv {
         fs::read_to_string(self.memory().join(relative)).unwrap()
     }
 
+    /// What `git <args>` prints in the memory folder.
+    pub fn git(&self, args: &[&str]) -> String {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(self.memory())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
     pub fn cmd(&self) -> Command {
         Command::from_std(self.spawnable())
     }
