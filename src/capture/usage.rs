@@ -174,10 +174,7 @@ pub fn cues(item: &Injected) -> Vec<Cue> {
             .trim()
             .trim_matches(|c: char| ",;:()\"'`".contains(c))
             .trim_end_matches('.');
-        if !word.contains('/') || word.contains("://") || word.starts_with('`') {
-            continue;
-        }
-        if clause_warns(before) || clause_is_condition(before) {
+        if !word.contains('/') || clause_warns(before) || clause_is_condition(before) {
             continue;
         }
         if let Some(cue) = path_cue(word) {
@@ -286,7 +283,7 @@ fn clause_is_condition(before: &str) -> bool {
     let clause = clause(before);
     [" when ", " whenever ", " if ", " after "]
         .iter()
-        .any(|w| clause.trim_start().starts_with(w.trim_start()) || clause.contains(w))
+        .any(|w| clause.contains(w))
 }
 
 /// The `code spans` of an action that it advises, not those it warns against
