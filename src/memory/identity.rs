@@ -119,7 +119,8 @@ fn rebuild(paths: &Paths) -> Result<Map<String, Value>, IdentityError> {
     let mut starts: Vec<String> = fsutil::markdown_files(&paths.sessions())
         .unwrap_or_default()
         .iter()
-        .filter_map(|p| session_start(&crate::memory::stem(p)))
+        .filter_map(|p| crate::memory::session::started_from_stem(&crate::memory::stem(p)))
+        .map(stamp)
         .collect();
     starts.sort();
     let salvaged = conflict_sides(&String::from_utf8_lossy(&broken))
@@ -142,13 +143,6 @@ fn rebuild(paths: &Paths) -> Result<Map<String, Value>, IdentityError> {
     map.insert("last_promotion".into(), Value::Null);
     map.insert("promotion".into(), json!({ "ready": [] }));
     Ok(map)
-}
-
-/// `2026-02-20T120000Z-7c1e5a2b` → `2026-02-20T12:00:00Z`.
-fn session_start(stem: &str) -> Option<String> {
-    let head = stem.get(..18)?;
-    let t = chrono::NaiveDateTime::parse_from_str(head, "%Y-%m-%dT%H%M%SZ").ok()?;
-    Some(stamp(t.and_utc()))
 }
 
 /// The two texts a git conflict stands for (lines outside the markers in both).

@@ -72,10 +72,22 @@ pub fn facts(observations: &[Observation], project: Option<&Project>) -> Facts {
     }
 }
 
+/// How a summary's file name spells when its session started.
+const FILE_TIME: &str = "%Y-%m-%dT%H%M%SZ";
+
 /// The summary's file name for a session that started at `started`.
 pub fn file_name(started: DateTime<Utc>, session_id: &str) -> String {
     let sid8: String = session_id.chars().take(8).collect();
-    format!("{}-{sid8}.md", started.format("%Y-%m-%dT%H%M%SZ"))
+    format!("{}-{sid8}.md", started.format(FILE_TIME))
+}
+
+/// When a session started, read back from its summary's file stem
+/// (`2026-02-19T174512Z-7c1e5a2b`); `None` for a name `file_name` did not make.
+pub fn started_from_stem(stem: &str) -> Option<DateTime<Utc>> {
+    let head = stem.get(..18)?;
+    chrono::NaiveDateTime::parse_from_str(head, FILE_TIME)
+        .ok()
+        .map(|t| t.and_utc())
 }
 
 fn tasks_section(tasks: &[String]) -> String {
@@ -224,5 +236,7 @@ mod tests {
             file_name(t, "7c1e5a2b-3f4d"),
             "2026-02-19T174512Z-7c1e5a2b.md"
         );
+        assert_eq!(started_from_stem("2026-02-19T174512Z-7c1e5a2b"), Some(t));
+        assert_eq!(started_from_stem("notes"), None);
     }
 }
