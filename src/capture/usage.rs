@@ -299,25 +299,15 @@ fn advised_spans(action: &str) -> Vec<String> {
         let span = rest[open + 1..open + 1 + close].trim();
         let before = action[..before_len + open].to_lowercase();
         let trimmed = before.trim_end_matches(['(', ' ', ',']);
-        let warned = [
-            "not",
-            "never",
-            "instead of",
-            "avoid",
-            "don't",
-            "no",
-            "rejected",
-            "without",
-            "over",
-            "plain",
-            "bare",
-            "old",
-        ]
-        .iter()
-        .any(|w| {
-            trimmed.ends_with(w)
-                && !trimmed[..trimmed.len() - w.len()].ends_with(|c: char| c.is_alphanumeric())
-        }) || clause_warns(&before);
+        // A negation anywhere in the clause warns (`clause_warns`); these words warn
+        // only right before the span ("instead of `npm`", "a plain `cargo test`").
+        let warned = ["instead of", "rejected", "over", "plain", "bare", "old"]
+            .iter()
+            .any(|w| {
+                trimmed.ends_with(w)
+                    && !trimmed[..trimmed.len() - w.len()].ends_with(|c: char| c.is_alphanumeric())
+            })
+            || clause_warns(&before);
         if !warned && span.chars().count() >= 2 && span.len() <= 200 {
             out.push(span.to_string());
         }
