@@ -51,7 +51,7 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
         what: e.0,
     };
     // A shape we would overwrite or a read-only file stops init before any write too.
-    settings::install(&mut claude_settings.clone(), &bin).map_err(shape_error)?;
+    settings::check_shape(&claude_settings).map_err(shape_error)?;
     if !args.dry_run {
         settings_on_disk.refuse_read_only()?;
     }

@@ -139,13 +139,9 @@ fn handler(bin: &str, event: &str, timeout: u64) -> Value {
     json!({ "type": "command", "command": hook_command(bin, event), "timeout": timeout })
 }
 
-/// Adds (or updates) our handler for every event. Foreign groups and handlers stay;
-/// a `hooks` that is not an object, or an event that is not a list, is an error and
-/// `settings` is left unchanged.
-pub fn install(
-    settings: &mut Map<String, Value>,
-    bin: &str,
-) -> Result<Vec<(&'static str, Change)>, ShapeError> {
+/// Whether our entries can go in without overwriting foreign content: `hooks` must be
+/// an object and each of our events in it a list.
+pub fn check_shape(settings: &Map<String, Value>) -> Result<(), ShapeError> {
     match settings.get("hooks") {
         None | Some(Value::Object(_)) => {}
         Some(other) => {
@@ -166,14 +162,25 @@ pub fn install(
             }
         }
     }
+    Ok(())
+}
+
+/// Adds (or updates) our handler for every event. Foreign groups and handlers stay;
+/// a `hooks` that is not an object, or an event that is not a list, is an error and
+/// `settings` is left unchanged.
+pub fn install(
+    settings: &mut Map<String, Value>,
+    bin: &str,
+) -> Result<Vec<(&'static str, Change)>, ShapeError> {
+    check_shape(settings)?;
     let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
-    let hooks = hooks.as_object_mut().expect("checked above");
+    let hooks = hooks.as_object_mut().expect("check_shape: an object");
     let mut changes = Vec::new();
     for hook in HookEvent::ALL {
         let (event, matcher) = (hook.wire_name(), hook.matcher());
         let wanted = handler(bin, hook.cli_name(), hook.timeout_secs());
         let groups = hooks.entry(event).or_insert_with(|| json!([]));
-        let groups = groups.as_array_mut().expect("checked above");
+        let groups = groups.as_array_mut().expect("check_shape: a list");
         let mut change = Change::Installed;
         for group in groups.iter_mut() {
             let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
