@@ -334,25 +334,16 @@ fn shell_unquote(text: &str) -> String {
 
 /// The events whose handler is ours and runs `bin`.
 pub fn installed_events(settings: &Map<String, Value>, bin: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let Some(hooks) = settings.get("hooks").and_then(Value::as_object) else {
-        return out;
-    };
-    for hook in HookEvent::ALL {
-        let (event, wanted) = (hook.wire_name(), hook_command(bin, hook.cli_name()));
-        let found = hooks
-            .get(event)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|g| g.get("hooks")?.as_array())
-            .flatten()
-            .any(|h| h.get("command").and_then(Value::as_str) == Some(wanted.as_str()));
-        if found {
-            out.push(event.to_string());
-        }
-    }
-    out
+    HookEvent::ALL
+        .iter()
+        .filter(|hook| {
+            let wanted = hook_command(bin, hook.cli_name());
+            handler_commands(settings).any(|(event, command)| {
+                event.as_str() == hook.wire_name() && command == wanted.as_str()
+            })
+        })
+        .map(|hook| hook.wire_name().to_string())
+        .collect()
 }
 
 #[cfg(test)]
