@@ -1,4 +1,5 @@
-//! The command line: clap types only. Doc comments are the help text.
+//! The command line: clap types, and the candidates they offer for completion. Doc
+//! comments are the help text.
 
 use std::path::PathBuf;
 
@@ -215,7 +216,7 @@ pub struct DoctorArgs {
 #[derive(Debug, Args)]
 pub struct FeedbackArgs {
     /// The instinct's name: its file name without .md
-    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cmd::completions::instinct_names))]
+    #[arg(add = clap_complete::ArgValueCandidates::new(instinct_names))]
     pub name: String,
     pub verdict: VerdictArg,
     /// With `mute`: the session (default: the one most recently active)
@@ -257,4 +258,22 @@ pub struct ImportArgs {
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
+}
+
+/// The instinct names `feedback` takes, each with its advice as the description.
+fn instinct_names() -> Vec<clap_complete::CompletionCandidate> {
+    let Ok(paths) = crate::env::Env::from_process().paths() else {
+        return Vec::new();
+    };
+    let mut names: Vec<clap_complete::CompletionCandidate> = crate::memory::Store::new(&paths)
+        .instincts()
+        .items
+        .into_iter()
+        .map(|i| {
+            let help = crate::text::clip_chars(&i.action, 60).to_string();
+            clap_complete::CompletionCandidate::new(i.name).help(Some(help.into()))
+        })
+        .collect();
+    names.sort_by(|a, b| a.get_value().cmp(b.get_value()));
+    names
 }

@@ -1,22 +1,28 @@
 //! homunculus: a memory for coding agents, kept in plain markdown files.
 //!
-//! Layers, outermost first:
-//! - `cli` (clap types) and `cmd` (one module per subcommand, `cmd::hook` per event): the
-//!   only code that reads the environment, the clock or prints.
-//! - `recall` (what to hand back, and when) and `observer` (what to learn).
-//! - `index` (the Tantivy cache of the markdown) and `capture` (payloads, transcripts,
-//!   observations, redaction, per-session hook state).
-//! - `memory` (the items, their lossless editing, confidence, promotion, identity,
-//!   session files) and `setup` (folder skeleton, config, Claude Code settings, git).
-//! - Primitives: `env`, `paths`, `fsutil`, `lock`, `log`, `text`.
+//! Layers, outermost first; a module imports only from layers below its own (checked by
+//! `tests/cli/layers.rs`). ARCHITECTURE.md walks through them.
+//! 1. `main`, `cli` (clap types) and `cmd` (one module per subcommand): the only code that
+//!    reads the environment, the clock or prints.
+//! 2. `hooks`: one function per Claude Code event, payload and memory in, answer out.
+//! 3. `recall` (what to hand back, and when) and `observer` (what to learn).
+//! 4. `index`: the Tantivy cache of the markdown.
+//! 5. `memory` (the items, their lossless editing, confidence, promotion, identity,
+//!    session files, per-session memo, usage counts) and `setup` (folder skeleton,
+//!    config, Claude Code settings, git).
+//! 6. `agent`: what the coding agent sends and writes (hook payloads and answers,
+//!    transcripts, projects) and the observations recorded from them, redacted.
+//! 7. Primitives: `shell` (command lines as the shell reads them), `env`, `paths`,
+//!    `fsutil`, `lock`, `log`, `text`.
 //!
 //! Core modules take paths and `now` as arguments.
 
-pub mod capture;
+pub mod agent;
 pub mod cli;
 pub mod cmd;
 pub mod env;
 pub mod fsutil;
+pub mod hooks;
 pub mod index;
 pub mod lock;
 pub mod log;
@@ -25,6 +31,7 @@ pub mod observer;
 pub mod paths;
 pub mod recall;
 pub mod setup;
+pub mod shell;
 pub mod text;
 
 #[cfg(test)]

@@ -5,11 +5,9 @@
 
 use anyhow::{Result, anyhow};
 use clap::CommandFactory;
-use clap_complete::CompletionCandidate;
 use clap_complete::env::Shells;
 
 use crate::cli::{Cli, CompletionsArgs};
-use crate::memory::Store;
 
 /// The variable that makes the binary answer a completion request.
 pub const COMPLETE_VAR: &str = "HOMUNCULUS_COMPLETE";
@@ -31,22 +29,4 @@ pub fn run(args: &CompletionsArgs) -> Result<()> {
     let mut buf = Vec::new();
     shell.write_registration(COMPLETE_VAR, "homunculus", "homunculus", &bin, &mut buf)?;
     super::print(&String::from_utf8_lossy(&buf))
-}
-
-/// The instinct names `feedback` takes, each with its advice as the description.
-pub fn instinct_names() -> Vec<CompletionCandidate> {
-    let Ok(paths) = crate::env::Env::from_process().paths() else {
-        return Vec::new();
-    };
-    let mut names: Vec<CompletionCandidate> = Store::new(&paths)
-        .instincts()
-        .items
-        .into_iter()
-        .map(|i| {
-            let help = crate::text::clip_chars(&i.action, 60).to_string();
-            CompletionCandidate::new(i.name).help(Some(help.into()))
-        })
-        .collect();
-    names.sort_by(|a, b| a.get_value().cmp(b.get_value()));
-    names
 }

@@ -7,7 +7,7 @@ use std::os::unix::fs::PermissionsExt;
 use anyhow::{Result, bail};
 
 use super::{Ctx, binary_path, print};
-use crate::capture::hook_event::HookEvent;
+use crate::agent::hook_event::HookEvent;
 use crate::index;
 use crate::memory::identity;
 use crate::setup::layout;

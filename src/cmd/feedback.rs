@@ -4,9 +4,9 @@
 use anyhow::{Result, bail};
 
 use super::{Ctx, commit_own_change, print, reindex_changed};
-use crate::capture::hook_state;
 use crate::cli::{FeedbackArgs, VerdictArg};
 use crate::memory::confidence::Feedback;
+use crate::memory::memo;
 use crate::memory::{Instinct, Origin, Store};
 use crate::text::day;
 
@@ -75,11 +75,11 @@ pub fn run(ctx: &Ctx, args: &FeedbackArgs) -> Result<()> {
 /// prompt recall and by path triggers alike. Its file is not touched.
 fn mute(ctx: &Ctx, args: &FeedbackArgs, path: &std::path::Path) -> Result<()> {
     let session = match &args.session {
-        Some(s) => crate::capture::payload::safe_session_id(s),
+        Some(s) => crate::agent::payload::safe_session_id(s),
         None => latest_session(ctx)?,
     };
     let id = ctx.paths.relative(path).display().to_string();
-    hook_state::update(&ctx.paths, &session, |m| {
+    memo::update(&ctx.paths, &session, |m| {
         for list in [&mut m.injected, &mut m.path_fired] {
             if !list.contains(&id) {
                 list.push(id.clone());

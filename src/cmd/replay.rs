@@ -13,12 +13,14 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::hook::{self, Replay};
 use super::{Ctx, engine, print};
-use crate::capture::hook_event::HookEvent;
-use crate::capture::{hook_state, transcript};
+use crate::agent::hook_event::HookEvent;
+use crate::agent::payload::Payload;
+use crate::agent::transcript;
 use crate::cli::ReplayArgs;
+use crate::hooks::{self, Replay};
 use crate::log;
+use crate::memory::memo;
 use crate::observer::{self, Options};
 use crate::setup::config::Config;
 use crate::setup::layout;
@@ -192,10 +194,10 @@ fn replay_file(
     tally.sessions += 1;
     // Claude Code's own title names the session's summary; the project's previous
     // session is the one it continues.
-    let sid = crate::capture::payload::safe_session_id(&t.session_id);
-    let project = crate::capture::project::of(&t.cwd).map(|p| p.name);
+    let sid = crate::agent::payload::safe_session_id(&t.session_id);
+    let project = crate::agent::project::of(&t.cwd).map(|p| p.name);
     let previous = project.as_ref().and_then(|p| last.get(p)).cloned();
-    let _ = hook_state::update(&ctx.paths, &sid, |m| {
+    let _ = memo::update(&ctx.paths, &sid, |m| {
         if t.title.is_some() {
             m.title = t.title.clone();
         }
@@ -203,7 +205,7 @@ fn replay_file(
     });
     // What this session already left in the observations (a replay before `state/` and
     // its record of replayed lines were lost): those events are not observed twice.
-    let observed: HashSet<String> = crate::capture::observation::of_session(&ctx.paths, &sid)
+    let observed: HashSet<String> = crate::agent::observation::of_session(&ctx.paths, &sid)
         .into_iter()
         .map(|o| o.ts)
         .collect();
@@ -227,11 +229,9 @@ fn replay_file(
             tally.events += 1;
             Replay::New
         };
-        let Ok(bytes) = serde_json::to_vec(&event.payload) else {
-            continue;
-        };
+        let payload = Payload::from_value(event.payload.clone());
         let result = catch_unwind(AssertUnwindSafe(|| {
-            hook::handle(&ctx.paths, event.at, event.hook, Some(bytes), Some(replay))
+            hooks::handle(&ctx.paths, event.at, event.hook, payload, Some(replay))
         }));
         if let Ok(Err(e)) = result {
             log::hook_error(
@@ -242,9 +242,7 @@ fn replay_file(
             );
         }
     }
-    if let (Some(project), Some(summary)) =
-        (project, hook_state::read(&ctx.paths, &sid).session_file)
-    {
+    if let (Some(project), Some(summary)) = (project, memo::read(&ctx.paths, &sid).session_file) {
         last.insert(project, crate::memory::stem(Path::new(&summary)));
     }
 }

@@ -76,7 +76,7 @@ fn options(ctx: &Ctx, args: &SearchArgs) -> SearchOptions {
         // Run inside a project, its memories come first.
         near: std::env::current_dir()
             .ok()
-            .and_then(|d| crate::capture::project::of(&d.to_string_lossy()))
+            .and_then(|d| crate::agent::project::of(&d.to_string_lossy()))
             .map(|p| p.name),
         limit: usize::from(args.limit),
         now_unix: ctx.now.timestamp(),

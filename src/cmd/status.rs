@@ -8,9 +8,9 @@ use anyhow::Result;
 use serde_json::json;
 
 use super::{Ctx, print, warn_all};
-use crate::capture::usage::{Counts as UsageCounts, Usage};
 use crate::cli::StatusArgs;
 use crate::memory::identity;
+use crate::memory::usage::{Counts as UsageCounts, Usage};
 use crate::memory::{Instinct, Origin, Store};
 use crate::text::one_line;
 use crate::text::stamp;
@@ -35,7 +35,7 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
             .then(b.effective(ctx.now).total_cmp(&a.effective(ctx.now)))
             .then(a.name.cmp(&b.name))
     });
-    let usage = crate::capture::usage::read(&ctx.paths);
+    let usage = crate::memory::usage::read(&ctx.paths);
     let counts = Counts {
         convictions: store.count(&ctx.paths.convictions())? + legacy_convictions(ctx),
         episodes: store.count(&ctx.paths.episodes())?,

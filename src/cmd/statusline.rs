@@ -10,7 +10,7 @@ use anyhow::Result;
 use serde_json::json;
 
 use super::Ctx;
-use crate::capture::payload::StatusInput;
+use crate::agent::payload::StatusInput;
 
 const KEEP_AT_MOST: usize = 1000;
 const KEEP_AFTER_ROTATION: usize = 500;
@@ -49,7 +49,7 @@ fn record(ctx: &Ctx, payload: &StatusInput) {
     let used = payload.context_window.used_percentage;
     let line = json!({
         "ts": crate::text::stamp_ms(ctx.now),
-        "session_id": crate::capture::payload::safe_session_id(payload.session_id.as_deref().unwrap_or("")),
+        "session_id": crate::agent::payload::safe_session_id(payload.session_id.as_deref().unwrap_or("")),
         "used_percentage": used,
         "transcript_path": payload.transcript_path,
     });

@@ -16,7 +16,6 @@ use tantivy::{IndexReader, ReloadPolicy};
 pub use document::{file_keys, glob_terms, path_terms};
 pub use schema::Fields;
 pub use search::{Hit, SearchOptions};
-pub use sync::SyncReport;
 
 use crate::fsutil::{self, PathError};
 use crate::lock::{LockError, LockName};
@@ -227,4 +226,21 @@ pub fn rebuild(
     let (schema, fields) = schema::build();
     let index = Index::create(paths, schema, fields)?;
     sync::full_locked(&index, paths, now_unix, progress)
+}
+
+/// What a sync did.
+#[derive(Debug, Default, Clone)]
+pub struct SyncReport {
+    pub added: usize,
+    pub updated: usize,
+    pub removed: usize,
+    /// The writer was busy; the index was searched as it was.
+    pub busy: bool,
+    pub rebuilt: bool,
+}
+
+impl SyncReport {
+    pub fn changed(&self) -> usize {
+        self.added + self.updated + self.removed
+    }
 }

@@ -19,7 +19,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::update::{Purge, purge_pending, scan};
-use super::{Index, IndexError};
+use super::{Index, IndexError, SyncReport};
 use crate::fsutil;
 use crate::fsutil::mtime_ns;
 use crate::lock::{FileLock, LockError, LockName};
@@ -42,23 +42,6 @@ pub enum Mode {
     Quick,
     /// Every file.
     Full,
-}
-
-/// What a sync did.
-#[derive(Debug, Default, Clone)]
-pub struct SyncReport {
-    pub added: usize,
-    pub updated: usize,
-    pub removed: usize,
-    /// The writer was busy; the index was searched as it was.
-    pub busy: bool,
-    pub rebuilt: bool,
-}
-
-impl SyncReport {
-    pub fn changed(&self) -> usize {
-        self.added + self.updated + self.removed
-    }
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]

@@ -9,8 +9,7 @@ use std::path::{Path, PathBuf};
 use tantivy::{IndexWriter, TantivyDocument, Term};
 
 use super::document::{self, Stamp};
-use super::sync::SyncReport;
-use super::{Index, IndexError};
+use super::{Index, IndexError, SyncReport};
 use crate::fsutil::{self, IoContext, PathError, mtime_ns};
 use crate::memory::kind::item_dir_of;
 use crate::paths::Paths;

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use notify::{RecursiveMode, Watcher};
 
-use super::sync::{self, Mode, SyncReport};
+use super::SyncReport;
+use super::sync::{self, Mode};
 use super::{Index, IndexError};
 use crate::fsutil;
 use crate::lock::{FileLock, LockError, LockName};

@@ -1,6 +1,7 @@
 //! The memory items (instincts, convictions, episodes, sessions) as markdown files with
 //! YAML frontmatter: their model, lossless editing, and the store that reads and writes
-//! them atomically under a lock.
+//! them atomically under a lock; plus the state kept beside them (identity, the
+//! per-session memo, usage counts).
 
 pub mod body;
 pub mod confidence;
@@ -12,11 +13,13 @@ pub mod identity;
 pub mod instinct;
 pub mod journal;
 pub mod kind;
+pub mod memo;
 pub mod migrate;
 pub mod note;
 pub mod promotion;
 pub mod session;
 pub mod store;
+pub mod usage;
 
 use std::path::{Path, PathBuf};
 

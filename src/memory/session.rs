@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
-use crate::capture::observation::{Event, Observation};
-use crate::capture::payload::is_edit_tool;
-use crate::capture::project::{self, Project};
+use crate::agent::observation::{Event, Observation};
+use crate::agent::payload::is_edit_tool;
+use crate::agent::project::{self, Project};
 use crate::memory::draft::new_file;
 use crate::memory::{Error, Scalar, Store, TIMESTAMP_FORMAT};
 
@@ -186,7 +186,7 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::capture::observation::{Input, Outcome};
+    use crate::agent::observation::{Input, Outcome};
 
     fn obs(tool: &str, event: Event, file: Option<&str>) -> Observation {
         Observation {

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::ops::Op;
-use crate::capture::observation::Observation;
+use crate::agent::observation::Observation;
 use crate::fsutil::{self, IoContext, PathError};
 use crate::paths::Paths;
 use crate::text::fnv1a;

@@ -11,7 +11,7 @@ use similar::TextDiff;
 
 use super::miners::{self, Finding, Ledger};
 use super::ops::Op;
-use crate::capture::observation::Observation;
+use crate::agent::observation::Observation;
 use crate::memory::{Instinct, Note, slugify};
 
 /// Sightings that make a pattern an instinct.

@@ -16,8 +16,9 @@ use chrono::{DateTime, Utc};
 use super::builtin::Existing;
 use super::ops::{self, Op};
 use super::{ObserverError, batch};
-use crate::capture::observation::Observation;
-use crate::capture::{hook_state, transcript};
+use crate::agent::observation::Observation;
+use crate::agent::transcript;
+use crate::memory::memo;
 use crate::paths::Paths;
 use crate::setup::config::{Config, parse_duration};
 use std::collections::BTreeMap;
@@ -65,7 +66,7 @@ fn conversation(
     let mut text = String::new();
     let mut advanced = BTreeMap::new();
     for sid in sessions {
-        let Some(path) = hook_state::read(paths, sid).transcript_path else {
+        let Some(path) = memo::read(paths, sid).transcript_path else {
             continue;
         };
         // Regular files only, read from the cursor and no further than the budget can
@@ -164,7 +165,7 @@ pub fn run(
     };
     for prompt in prompts {
         // Secrets never leave for the model, and none it echoes back are written.
-        let asked = crate::capture::redact::redact(&prompt);
+        let asked = crate::agent::redact::redact(&prompt);
         let (ops, refused) = ops::parse(&call(&config.observer.llm_command, &asked, timeout)?);
         answer.ops.extend(ops.into_iter().map(Op::redacted));
         answer.refused.extend(refused);

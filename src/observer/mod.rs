@@ -21,8 +21,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::capture::observation::Observation;
-use crate::capture::project;
+use crate::agent::observation::Observation;
+use crate::agent::project;
 use crate::fsutil::PathError;
 use crate::lock::{FileLock, LockError, LockName};
 use crate::log;

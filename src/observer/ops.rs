@@ -124,7 +124,7 @@ fn safe_path(value: &str) -> Result<(), Invalid> {
 
 /// `text` with secrets replaced.
 fn clean(text: &mut String) {
-    if let std::borrow::Cow::Owned(redacted) = crate::capture::redact::redact(text) {
+    if let std::borrow::Cow::Owned(redacted) = crate::agent::redact::redact(text) {
         *text = redacted;
     }
 }
@@ -138,7 +138,7 @@ fn clean_name(name: &mut String) {
             && part.chars().any(|c| c.is_ascii_alphabetic())
     };
     let underscored = name.replace('-', "_");
-    let redacted = crate::capture::redact::redact(&underscored);
+    let redacted = crate::agent::redact::redact(&underscored);
     let parts: Vec<&str> = name.split('-').collect();
     if matches!(redacted, std::borrow::Cow::Owned(_)) || parts.iter().any(|p| secretish(p)) {
         let kept: Vec<&str> = parts

@@ -2,7 +2,7 @@
 //! (unless the advice forbids it: "never force-push to main" is a good rule), or a
 //! diagnostic offered as the fix for a failure.
 
-use crate::capture::shell;
+use crate::shell;
 
 /// Words that turn a mention into a prohibition.
 const NEGATIONS: &[&str] = &[

@@ -2,13 +2,13 @@
 //! asked (the first line of each request), what failed and whether it was fixed, and
 //! how the session ended (the first sentence of the last answer).
 
-use crate::capture::hook_state;
-use crate::capture::observation::{Observation, Outcome};
-use crate::capture::shell;
+use crate::agent::observation::{Observation, Outcome};
+use crate::memory::memo;
 use crate::memory::stem;
 use crate::observer::miners;
 use crate::observer::ops::Op;
 use crate::paths::Paths;
+use crate::shell;
 use crate::text::one_line;
 
 /// The most requests and failures a summary lists.
@@ -21,11 +21,11 @@ pub fn ops(paths: &Paths, sessions: &[Vec<Observation>]) -> Vec<Op> {
         let Some(first) = session.first() else {
             continue;
         };
-        let memo = hook_state::read(paths, &first.session_id);
+        let memo = memo::read(paths, &first.session_id);
         let Some(file) = memo.session_file else {
             continue;
         };
-        let all = crate::capture::observation::of_session(paths, &first.session_id);
+        let all = crate::agent::observation::of_session(paths, &first.session_id);
         let summary = summarize(&all, memo.last_answer.as_deref());
         if summary.is_empty() {
             continue;
@@ -129,7 +129,7 @@ fn ended_on_a_failure(all: &[Observation]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::capture::observation::{Event, Input};
+    use crate::agent::observation::{Event, Input};
 
     fn obs(
         event: Event,

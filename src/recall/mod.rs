@@ -16,10 +16,10 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{DocAddress, IndexReader, Order, Searcher, TantivyDocument, Term};
 
-use crate::capture::usage::Usage;
 use crate::index::schema::Fields;
 use crate::index::{Index, IndexError, search};
 use crate::memory::kind::Kind;
+use crate::memory::usage::Usage;
 
 /// A memory as injection sees it.
 #[derive(Debug, Clone, PartialEq)]

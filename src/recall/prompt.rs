@@ -14,10 +14,10 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::{IndexReader, Searcher, TantivyDocument, Term};
 
 use super::{Item, load, of_kinds, term};
-use crate::capture::usage::Usage;
 use crate::index::schema::BOOSTS;
 use crate::index::{Index, IndexError, search};
 use crate::memory::kind::Kind;
+use crate::memory::usage::Usage;
 
 /// Context for a prompt recall.
 pub struct PromptContext<'a> {

@@ -42,7 +42,7 @@ fn session_start_shows_this_project_and_global_advice_only() {
     );
     let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
     let reader = idx.reader().unwrap();
-    let usage = crate::capture::usage::Usage::default();
+    let usage = crate::memory::usage::Usage::default();
     let start = session_start(
         &idx,
         &reader,
@@ -118,7 +118,7 @@ fn an_item_sent_often_and_never_used_ranks_below_its_peers() {
     }
     let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
     let reader = idx.reader().unwrap();
-    let recall = |usage: &crate::capture::usage::Usage| {
+    let recall = |usage: &crate::memory::usage::Usage| {
         let ctx = PromptContext {
             project: "ledger",
             touched: &[],
@@ -132,8 +132,8 @@ fn an_item_sent_often_and_never_used_ranks_below_its_peers() {
     };
     let fresh = recall(&Default::default());
     assert_eq!(fresh.len(), 1);
-    let mut usage = crate::capture::usage::Usage::default();
-    let ignored = crate::capture::usage::Counts {
+    let mut usage = crate::memory::usage::Usage::default();
+    let ignored = crate::memory::usage::Counts {
         injected: 40,
         listed: 0,
         used: 0,
@@ -185,7 +185,7 @@ fn session_start_lists_an_instinct_sent_often_and_never_acted_on_after_the_rest(
     m.instinct("testing-heeded", 0.6, t0, t1, "project: ledger\n");
     let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
     let reader = idx.reader().unwrap();
-    let listed = |usage: &crate::capture::usage::Usage| {
+    let listed = |usage: &crate::memory::usage::Usage| {
         let ctx = StartContext {
             project: "ledger",
             words: &[],
@@ -200,11 +200,11 @@ fn session_start_lists_an_instinct_sent_often_and_never_acted_on_after_the_rest(
             .map(str::to_string)
             .collect::<Vec<_>>()
     };
-    let mut usage = crate::capture::usage::Usage::default();
+    let mut usage = crate::memory::usage::Usage::default();
     assert_eq!(listed(&usage), ["testing-ignored", "testing-heeded"]);
     usage.items.insert(
         "instincts/personal/testing-ignored.md".into(),
-        crate::capture::usage::Counts {
+        crate::memory::usage::Counts {
             injected: 20,
             ..Default::default()
         },

@@ -12,7 +12,7 @@ pub use file::{Removal, SettingsFile};
 
 use serde_json::{Map, Value, json};
 
-use crate::capture::hook_event::HookEvent;
+use crate::agent::hook_event::HookEvent;
 use crate::fsutil::PathError;
 
 #[derive(Debug, thiserror::Error)]

@@ -13,6 +13,7 @@ mod feedback;
 mod hooks;
 mod init;
 mod install;
+mod layers;
 mod misc;
 mod observe;
 mod replay;

@@ -9,10 +9,10 @@
 #![allow(clippy::disallowed_methods)]
 
 use chrono::{TimeZone, Utc};
-use homunculus::capture::observation::{self, Event};
-use homunculus::capture::payload::Payload;
-use homunculus::capture::redact::redact;
-use homunculus::capture::transcript;
+use homunculus::agent::observation::{self, Event};
+use homunculus::agent::payload::Payload;
+use homunculus::agent::redact::redact;
+use homunculus::agent::transcript;
 use homunculus::memory::{Document, Scalar};
 use homunculus::observer::ops;
 use proptest::prelude::*;

@@ -6,7 +6,8 @@
 
 use std::path::PathBuf;
 
-use homunculus::capture::usage::{self, Injected, Touch, Watch};
+use homunculus::hooks::detect::{self as usage, Injected, Touch};
+use homunculus::memory::memo::Watch;
 use serde::Deserialize;
 
 #[derive(Deserialize)]

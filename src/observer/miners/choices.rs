@@ -6,8 +6,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Finding, Ledger};
-use crate::capture::observation::{Event, Observation};
-use crate::capture::shell::{self, Command};
+use crate::agent::observation::{Event, Observation};
+use crate::shell::{self, Command};
 
 pub const CHOICE_SESSIONS: usize = 3;
 

@@ -6,8 +6,8 @@
 use std::collections::BTreeSet;
 
 use super::{Finding, Ledger, sid8};
-use crate::capture::observation::{Event, Observation, Outcome};
-use crate::capture::payload::is_edit_tool;
+use crate::agent::observation::{Event, Observation, Outcome};
+use crate::agent::payload::is_edit_tool;
 
 /// Sessions that edit more files than this are mass changes, not a coupling signal.
 const COEDIT_MAX_FILES: usize = 15;

@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::{Finding, domain_of, sid8};
-use crate::capture::observation::{Event, Observation, Outcome};
-use crate::capture::shell;
+use crate::agent::observation::{Event, Observation, Outcome};
+use crate::shell;
 
 /// A rule found in what the user said.
 #[derive(Debug, Clone, PartialEq, Eq)]

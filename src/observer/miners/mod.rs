@@ -13,7 +13,7 @@ pub mod signature;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::capture::observation::Observation;
+use crate::agent::observation::Observation;
 
 pub use choices::choices;
 pub use coedits::coedits;

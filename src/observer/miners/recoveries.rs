@@ -16,8 +16,8 @@ use std::collections::BTreeMap;
 
 use super::signature::{signature, telling_line};
 use super::{Finding, code, domain_of, sid8};
-use crate::capture::observation::{Event, Observation, Outcome};
-use crate::capture::shell::{self, Command};
+use crate::agent::observation::{Event, Observation, Outcome};
+use crate::shell::{self, Command};
 
 /// How far after a failure its fix may come.
 const LOOKAHEAD: usize = 12;
@@ -120,7 +120,7 @@ fn find_fix<'a>(
         if obs
             .tool
             .as_deref()
-            .is_some_and(crate::capture::payload::is_edit_tool)
+            .is_some_and(crate::agent::payload::is_edit_tool)
         {
             // The code changed: whatever works now, the fix was the edit.
             return None;

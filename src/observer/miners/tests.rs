@@ -2,7 +2,7 @@
 //! `../shared/transcripts-real/` (file:line), or a variation written for it.
 
 use super::*;
-use crate::capture::observation::{Event, Input, Observation, Outcome};
+use crate::agent::observation::{Event, Input, Observation, Outcome};
 
 fn obs(session: &str, event: Event, outcome: Option<Outcome>) -> Observation {
     Observation {

@@ -2,17 +2,15 @@
 //! as the reason; `censor: warn` items are injected as warnings), then, for file tools,
 //! instincts and convictions whose `paths` globs match the file, each once per session.
 
-use anyhow::Result;
-use serde_json::{Value, json};
-
-use super::HookCtx;
 use super::used::Sent;
-use crate::capture::{hook_state, project};
+use super::{Answer, HookCtx, Result};
+use crate::agent::project;
+use crate::memory::memo;
 use crate::recall;
 use crate::recall::render::{self, Budget};
 use crate::recall::{Item, Verdict};
 
-pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
+pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
     if ctx.replaying() {
         return Ok(None);
     }
@@ -34,20 +32,16 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     let fired = recall::censors(&index, &reader, command, paths, now)?;
     if let Some((item, _)) = fired.iter().find(|(_, v)| *v == Verdict::Block) {
         ctx.log_injection(std::slice::from_ref(&item.id), item.action.len(), "block");
-        return Ok(Some(json!({
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
-                "permissionDecisionReason": format!("homunculus conviction {}: {}", item.name, item.action),
-            }
-        })));
+        return Ok(Some(Answer::Deny {
+            reason: format!("homunculus conviction {}: {}", item.name, item.action),
+        }));
     }
     let cfg = ctx.config();
     let budget = Budget {
         total: cfg.context.prompt_chars,
         item: cfg.context.item_chars,
     };
-    let seen = hook_state::read(&ctx.paths, &ctx.sid).path_fired;
+    let seen = memo::read(&ctx.paths, &ctx.sid).path_fired;
     let warnings: Vec<Item> = fired.into_iter().map(|(item, _)| item).collect();
     let mut items: Vec<Item> = match (&relative, file) {
         (Some(rel), Some(abs)) => recall::for_path(&index, &reader, rel, abs, now)?,
@@ -81,5 +75,5 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     if ids.is_empty() {
         return Ok(None);
     }
-    Ok(Some(ctx.inject("PreToolUse", &text, &ids)))
+    Ok(ctx.inject("PreToolUse", text, &ids))
 }

@@ -121,35 +121,7 @@ fn placeholders_cut_options_stay_and_printing_a_command_is_not_running_it() {
 }
 
 #[test]
-fn ignored_items_rank_lower_the_more_they_are_ignored() {
-    let mut u = Usage::default();
-    let counts = |injected, used| Counts {
-        injected,
-        listed: 100,
-        used,
-        blind: false,
-    };
-    u.items.insert("a".into(), counts(4, 0));
-    u.items.insert("b".into(), counts(9, 0));
-    u.items.insert("c".into(), counts(50, 0));
-    u.items.insert("d".into(), counts(50, 1));
-    assert_eq!(u.rank_weight("a"), 1.0);
-    assert!(u.rank_weight("b") < 1.0 && u.rank_weight("b") > u.rank_weight("c"));
-    assert_eq!(u.rank_weight("c"), MIN_WEIGHT);
-    assert_eq!(u.rank_weight("d"), 1.0);
-    assert_eq!(u.rank_weight("unknown"), 1.0);
-    u.items.insert(
-        "e".into(),
-        Counts {
-            blind: true,
-            ..counts(50, 0)
-        },
-    );
-    assert_eq!(
-        u.rank_weight("e"),
-        1.0,
-        "a rule against something is never ignored"
-    );
+fn a_rule_against_something_is_not_observable() {
     let rule = Injected {
         id: "convictions/no-force-push.md",
         action: "never force-push to main",

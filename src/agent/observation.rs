@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::capture::payload::Payload;
-use crate::capture::project;
-use crate::capture::redact::redact;
+use crate::agent::payload::Payload;
+use crate::agent::project;
+use crate::agent::redact::redact;
 use crate::fsutil::{self, PathError};
 use crate::paths::Paths;
 use crate::text::clip_chars;

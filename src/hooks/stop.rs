@@ -4,25 +4,25 @@
 
 use std::time::Duration;
 
-use anyhow::Result;
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
-use super::HookCtx;
-use crate::capture::hook_event::HookEvent;
-use crate::capture::{hook_state, observation};
+use super::{Answer, HookCtx, Outcome, Result};
+use crate::agent::hook_event::HookEvent;
+use crate::agent::observation;
 use crate::memory::identity;
+use crate::memory::memo;
 use crate::memory::session;
 use crate::memory::{Store, fields::parse_date, stem};
-use crate::observer::{self, Engine};
+use crate::observer;
 use crate::text::stamp;
 
 /// Stop, SessionEnd and PreCompact (`ctx.event`).
-pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
+pub fn run(ctx: &HookCtx) -> Result<Outcome> {
     let stop = ctx.event == HookEvent::Stop;
     // A Stop hook that blocked keeps the turn going; doing the work again would loop.
     if stop && ctx.payload.stop_hook_active {
-        return Ok(None);
+        return Ok(Outcome::default());
     }
     // The transcript's tail says how the session ended (and how full the context is).
     // Replay reads it once, at the end.
@@ -31,8 +31,8 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         .flatten();
     let answer = tail
         .as_deref()
-        .and_then(crate::capture::transcript::last_answer);
-    let m = hook_state::update(&ctx.paths, &ctx.sid, |m| {
+        .and_then(crate::agent::transcript::last_answer);
+    let m = memo::update(&ctx.paths, &ctx.sid, |m| {
         if stop {
             m.turns += 1;
         }
@@ -48,7 +48,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     })?;
     // Replay writes the summary once, at the session's end, not at every turn.
     if ctx.replaying() && stop {
-        return Ok(None);
+        return Ok(Outcome::default());
     }
     let relative = m.session_file.clone().unwrap_or_default();
     let path = ctx.paths.root.join(&relative);
@@ -80,23 +80,25 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     };
     let store = Store::impatient(&ctx.paths, Duration::from_millis(50));
     session::write(&store, path, &who, &facts, m.turns, ctx.now)?;
-    if let Err(e) = identity::update_within(&ctx.paths, crate::capture::hook_state::WAIT, |map| {
+    if let Err(e) = identity::update_within(&ctx.paths, crate::memory::memo::WAIT, |map| {
         map.insert("last_session".into(), json!(stamp(ctx.now)));
     }) {
         ctx.log(&format!("last_session not recorded: {e}"));
     }
     if ctx.replaying() {
-        return Ok(None);
+        return Ok(Outcome::default());
     }
-    let answer = start_observer(ctx, m.clear_advised);
+    let mut outcome = start_observer(ctx, m.clear_advised);
     // At the end, the user (not the model) hears what the agent left unfinished.
     if ctx.event == HookEvent::SessionEnd && !m.open_tasks.is_empty() {
         let list: Vec<String> = m.open_tasks.iter().map(|t| format!("  - {t}")).collect();
-        return Ok(Some(json!({
-            "systemMessage": format!("homunculus: this session left {} task(s) open:\n{}", list.len(), list.join("\n"))
-        })));
+        outcome.answer = Some(Answer::SystemMessage(format!(
+            "homunculus: this session left {} task(s) open:\n{}",
+            list.len(),
+            list.join("\n")
+        )));
     }
-    Ok(answer)
+    Ok(outcome)
 }
 
 /// Context use thresholds (from Nous): below 10% a session has taught nothing yet;
@@ -106,28 +108,26 @@ const QUIET_BELOW: f64 = 10.0;
 const FLUSH_ONLY_FROM: f64 = 70.0;
 const ADVISE_CLEAR_FROM: f64 = 85.0;
 
-/// Starts `homunculus observe` fully detached when it is due. Returns the one-time
+/// Whether the observer is due (it is started detached by the caller), and the one-time
 /// advice to clear, if it is time for it.
-fn start_observer(ctx: &HookCtx, advised: bool) -> Option<Value> {
+fn start_observer(ctx: &HookCtx, advised: bool) -> Outcome {
+    let mut outcome = Outcome::default();
     let config = ctx.config();
     let used = context_used(ctx);
     let stop = ctx.event == HookEvent::Stop;
     if stop && used.is_some_and(|u| u < QUIET_BELOW) {
-        return None;
+        return outcome;
     }
     if observer::is_due(&ctx.paths, &config, ctx.now) {
-        let flush_only = used.is_some_and(|u| u >= FLUSH_ONLY_FROM);
-        if let Err(e) = spawn_observe(&ctx.paths.root, flush_only) {
-            ctx.log(&format!("cannot start the observer: {e}"));
-        }
+        outcome.observe = Some(used.is_some_and(|u| u >= FLUSH_ONLY_FROM));
     }
     if stop && !advised && used.is_some_and(|u| u >= ADVISE_CLEAR_FROM) {
-        let _ = hook_state::update(&ctx.paths, &ctx.sid, |m| m.clear_advised = true);
-        return Some(json!({
-            "systemMessage": "homunculus: the context is over 85% full and what this session taught is saved; a /clear now is wise."
-        }));
+        let _ = memo::update(&ctx.paths, &ctx.sid, |m| m.clear_advised = true);
+        outcome.answer = Some(Answer::SystemMessage(
+            "homunculus: the context is over 85% full and what this session taught is saved; a /clear now is wise.".into(),
+        ));
     }
-    None
+    outcome
 }
 
 /// The session's latest context use: from the status-line log when it logs, else from
@@ -142,7 +142,7 @@ fn context_used(ctx: &HookCtx) -> Option<f64> {
                     .then(|| v.get("used_percentage")?.as_f64())?
             })
         });
-    logged.or_else(|| crate::capture::transcript::context_used(&transcript_tail(ctx)?))
+    logged.or_else(|| crate::agent::transcript::context_used(&transcript_tail(ctx)?))
 }
 
 /// The last 256 KiB of the session's transcript (the latest response is near the end);
@@ -155,24 +155,6 @@ fn transcript_tail(ctx: &HookCtx) -> Option<String> {
         .filter(|p| p.starts_with('/'))?;
     let tail = crate::fsutil::read_tail(std::path::Path::new(path), 256 * 1024)?;
     Some(String::from_utf8_lossy(&tail).into_owned())
-}
-
-/// Runs `homunculus observe` in its own process group with no inherited pipes, so the
-/// hook (and Claude Code waiting on its pipes) can finish at once.
-fn spawn_observe(root: &std::path::Path, flush_only: bool) -> std::io::Result<()> {
-    use std::os::unix::process::CommandExt;
-    let mut cmd = std::process::Command::new(std::env::current_exe()?);
-    // In the memory folder, not the project: nothing there can shadow a program.
-    cmd.arg("observe").current_dir(root);
-    if flush_only {
-        cmd.args(["--engine", Engine::Builtin.name()]);
-    }
-    cmd.stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .process_group(0)
-        .spawn()?;
-    Ok(())
 }
 
 /// The newest summary of the same project that started before this session did.

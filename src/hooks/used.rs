@@ -3,8 +3,11 @@
 //! advises, touches a file it names or covers) counts it used, once per session.
 
 use super::HookCtx;
-use crate::capture::usage::{self, Event, Injected, Touch, Watch};
-use crate::capture::{hook_state, project};
+use super::detect::{self, Injected, Touch};
+use crate::agent::project;
+use crate::memory::memo;
+use crate::memory::memo::Watch;
+use crate::memory::usage::{self, Event};
 use crate::recall::Item;
 
 /// How many watched items a session keeps (the oldest go first).
@@ -34,13 +37,13 @@ impl HookCtx {
             .filter(|i| ids.contains(&i.id))
             .map(|i| Watch {
                 id: i.id.clone(),
-                cues: usage::cues(&Injected {
+                cues: detect::cues(&Injected {
                     id: &i.id,
                     action: &i.action,
                 }),
             })
             .collect();
-        let noted = hook_state::update(&self.paths, &self.sid, |m| {
+        let noted = memo::update(&self.paths, &self.sid, |m| {
             let mut fresh = Vec::new();
             for w in watches {
                 let new = match how {
@@ -84,7 +87,7 @@ impl HookCtx {
         let fresh_ids: Vec<String> = fresh.iter().map(|w| w.id.clone()).collect();
         let blind: Vec<String> = fresh
             .iter()
-            .filter(|w| !usage::observable(&w.cues))
+            .filter(|w| !detect::observable(&w.cues))
             .map(|w| w.id.clone())
             .collect();
         if let Err(e) = usage::record(&self.paths, event, &fresh_ids, &blind) {
@@ -95,7 +98,7 @@ impl HookCtx {
 
     /// Counts the watched items this tool call acted on.
     pub fn notice_use(&self) {
-        let memo = hook_state::read(&self.paths, &self.sid);
+        let memo = memo::read(&self.paths, &self.sid);
         if memo.watching.is_empty() {
             return;
         }
@@ -107,11 +110,11 @@ impl HookCtx {
             command: self.payload.tool_input.command.as_deref(),
         };
         // Look before locking: most tool calls use nothing.
-        if usage::take_used(&mut memo.watching.clone(), &touch).is_empty() {
+        if detect::take_used(&mut memo.watching.clone(), &touch).is_empty() {
             return;
         }
-        let used = hook_state::update(&self.paths, &self.sid, |m| {
-            usage::take_used(&mut m.watching, &touch)
+        let used = memo::update(&self.paths, &self.sid, |m| {
+            detect::take_used(&mut m.watching, &touch)
         });
         match used {
             Ok(ids) => {

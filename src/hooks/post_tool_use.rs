@@ -1,18 +1,16 @@
 //! PostToolUse and PostToolUseFailure: record the observation; after an edit, recall the
 //! past sessions and episodes that touched the same file, once per file per session.
 
-use anyhow::Result;
-use serde_json::Value;
-
-use super::HookCtx;
 use super::used::Sent;
-use crate::capture::observation::{self, Event};
-use crate::capture::payload::is_edit_tool;
-use crate::capture::{hook_state, project};
+use super::{Answer, HookCtx, Result};
+use crate::agent::observation::{self, Event};
+use crate::agent::payload::is_edit_tool;
+use crate::agent::project;
+use crate::memory::memo;
 use crate::recall;
 use crate::recall::render::{self, Budget};
 
-pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
+pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Answer>> {
     if let Some(obs) = observation::from_tool_event(&ctx.payload, event, ctx.now) {
         ctx.record(&obs)?;
     }
@@ -33,7 +31,7 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
         .project
         .as_ref()
         .map_or_else(|| file.to_string(), |p| project::relative_to(p, file));
-    let (first, session_file) = hook_state::update(&ctx.paths, &ctx.sid, |m| {
+    let (first, session_file) = memo::update(&ctx.paths, &ctx.sid, |m| {
         let first = !m.recalled_files.contains(&relative);
         if first {
             m.recalled_files.push(relative.clone());
@@ -73,7 +71,7 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Value>> {
     );
     let sent: Vec<&recall::Item> = items.iter().collect();
     ctx.note_sent(&sent, &ids, Sent::AfterEdit);
-    Ok(Some(ctx.inject("PostToolUse", &text, &ids)))
+    Ok(ctx.inject("PostToolUse", text, &ids))
 }
 
 /// Keeps the agent's unfinished tasks for the session summary ("where was I").
@@ -85,9 +83,9 @@ fn remember_tasks(ctx: &HookCtx) -> Result<()> {
         .iter()
         .filter(|t| t.status.as_deref() != Some("completed"))
         .filter_map(|t| t.content.as_deref())
-        .map(|t| crate::text::one_line(&crate::capture::redact::redact(t), 120))
+        .map(|t| crate::text::one_line(&crate::agent::redact::redact(t), 120))
         .take(10)
         .collect();
-    hook_state::update(&ctx.paths, &ctx.sid, |m| m.open_tasks = open)?;
+    memo::update(&ctx.paths, &ctx.sid, |m| m.open_tasks = open)?;
     Ok(())
 }

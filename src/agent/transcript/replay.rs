@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::prompt::{self, Line};
 use super::text_of;
-use crate::capture::hook_event::HookEvent;
+use crate::agent::hook_event::HookEvent;
 use crate::text::fnv1a;
 
 /// One synthesised hook event.

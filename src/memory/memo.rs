@@ -48,7 +48,7 @@ pub struct Memo {
     pub open_tasks: Vec<String>,
     /// Injected items not yet seen used in this session, with what would show it.
     #[serde(default)]
-    pub watching: Vec<super::usage::Watch>,
+    pub watching: Vec<Watch>,
 }
 
 fn file(paths: &Paths, session_id: &str) -> PathBuf {
@@ -71,4 +71,23 @@ pub fn update<T>(
 ) -> Result<T, LockError> {
     let lock = paths.lock(&LockName::Session(session_id.to_string()));
     crate::lock::update_json(&lock, &file(paths, session_id), WAIT, change)
+}
+
+/// A sign that the agent acted on an item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cue {
+    /// A file whose path ends with this (read, edited or named in a command).
+    File(String),
+    /// A command (or the program) the advice names, run in the shell.
+    Command(String),
+    /// A folder the advice names (`migrations/`, `docs/adr/NNNN-<title>.md`), as a glob
+    /// over the touched file relative to the project.
+    Glob(String),
+}
+
+/// An injected item a session watches for use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Watch {
+    pub id: String,
+    pub cues: Vec<Cue>,
 }

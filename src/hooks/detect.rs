@@ -1,129 +1,13 @@
-//! Whether injected memories are used: how often each item was injected and how often
-//! the agent then acted on it in the same session (read the item's file, ran a command
-//! its advice names, touched a file it names or its `paths` cover). Counts live in
-//! `state/usage.json`; what a session still watches for lives in its hook memo.
+//! The use detector: whether a tool call acted on an injected memory (read the item's
+//! file, ran a command its advice names, touched a file it names or a folder it covers).
+//! The counts it feeds are `memory::usage`; what a session watches, `memory::memo`.
 //!
 //! Only positive acts are seen: "never run X" is used when X is *not* run, which no
 //! single tool call shows, so such spans are not cues at all.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-
 use globset::Glob;
-use serde::{Deserialize, Serialize};
 
-use super::hook_state::WAIT;
-use crate::fsutil;
-use crate::lock::{LockError, LockName};
-use crate::paths::Paths;
-
-/// One item's counts.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Counts {
-    /// Sent for a prompt, a file or an edit: recall chose it for this moment.
-    pub injected: u32,
-    /// Listed at session start, which lists every item of a small memory each session:
-    /// kept apart so that listing alone never makes an item look ignored.
-    pub listed: u32,
-    /// Sessions in which the agent acted on it after it was sent.
-    pub used: u32,
-    /// Its advice names nothing a tool call could show done (a rule against something,
-    /// "never force-push"): going unused says nothing about it.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub blind: bool,
-}
-
-/// Counts per item id (its path relative to the memory folder).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Usage {
-    pub items: BTreeMap<String, Counts>,
-}
-
-/// Injections an item may go unused before it ranks lower.
-const GRACE: u32 = 4;
-/// The lowest rank weight an ignored item falls to.
-const MIN_WEIGHT: f64 = 0.5;
-
-impl Usage {
-    pub fn of(&self, id: &str) -> Counts {
-        self.items.get(id).copied().unwrap_or_default()
-    }
-
-    /// What recall multiplies an item's score by: 1 while it is used or young, lower
-    /// the more often it was injected and never acted on.
-    pub fn rank_weight(&self, id: &str) -> f64 {
-        let c = self.of(id);
-        if c.blind || c.used > 0 || c.injected <= GRACE {
-            return 1.0;
-        }
-        (1.0 / (1.0 + 0.1 * f64::from(c.injected - GRACE))).max(MIN_WEIGHT)
-    }
-}
-
-fn file(paths: &Paths) -> PathBuf {
-    paths.state().join("usage.json")
-}
-
-/// The counts (empty when there are none or they do not parse).
-pub fn read(paths: &Paths) -> Usage {
-    fsutil::read_json_or_default(&file(paths))
-}
-
-/// What happened to some items.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Event {
-    Injected,
-    Listed,
-    Used,
-}
-
-/// Adds one `event` to each of `ids`; those also in `blind` cannot be seen used.
-pub fn record(
-    paths: &Paths,
-    event: Event,
-    ids: &[String],
-    blind: &[String],
-) -> Result<(), LockError> {
-    if ids.is_empty() {
-        return Ok(());
-    }
-    let lock = paths.lock(&LockName::Usage);
-    crate::lock::update_json(&lock, &file(paths), WAIT, |usage: &mut Usage| {
-        for id in ids {
-            let c = usage.items.entry(id.clone()).or_default();
-            if event != Event::Used {
-                c.blind = blind.contains(id);
-            }
-            let n = match event {
-                Event::Injected => &mut c.injected,
-                Event::Listed => &mut c.listed,
-                Event::Used => &mut c.used,
-            };
-            *n = n.saturating_add(1);
-        }
-    })
-}
-
-/// A sign that the agent acted on an item.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Cue {
-    /// A file whose path ends with this (read, edited or named in a command).
-    File(String),
-    /// A command (or the program) the advice names, run in the shell.
-    Command(String),
-    /// A folder the advice names (`migrations/`, `docs/adr/NNNN-<title>.md`), as a glob
-    /// over the touched file relative to the project.
-    Glob(String),
-}
-
-/// An injected item a session watches for use.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Watch {
-    pub id: String,
-    pub cues: Vec<Cue>,
-}
+use crate::memory::memo::{Cue, Watch};
 
 /// What an injected item looks like to the use detector: its file and its advice.
 /// Its `paths` globs are not looked at: they say where the advice applies, and a
@@ -377,24 +261,22 @@ pub struct Touch<'a> {
     pub command: Option<&'a str>,
 }
 
-impl Cue {
-    fn seen_in(&self, touch: &Touch) -> bool {
-        match self {
-            Cue::File(suffix) => {
-                let file_hit = [touch.file, touch.relative]
-                    .into_iter()
-                    .flatten()
-                    .any(|f| f == suffix || f.ends_with(&format!("/{suffix}")));
-                file_hit || touch.command.is_some_and(|c| contains_word(c, suffix))
-            }
-            Cue::Command(cmd) => touch.command.is_some_and(|line| runs(line, cmd)),
-            Cue::Glob(glob) => Glob::new(glob).map(|g| g.compile_matcher()).is_ok_and(|m| {
-                [touch.file, touch.relative]
-                    .into_iter()
-                    .flatten()
-                    .any(|f| m.is_match(f))
-            }),
+fn seen_in(cue: &Cue, touch: &Touch) -> bool {
+    match cue {
+        Cue::File(suffix) => {
+            let file_hit = [touch.file, touch.relative]
+                .into_iter()
+                .flatten()
+                .any(|f| f == suffix || f.ends_with(&format!("/{suffix}")));
+            file_hit || touch.command.is_some_and(|c| contains_word(c, suffix))
         }
+        Cue::Command(cmd) => touch.command.is_some_and(|line| runs(line, cmd)),
+        Cue::Glob(glob) => Glob::new(glob).map(|g| g.compile_matcher()).is_ok_and(|m| {
+            [touch.file, touch.relative]
+                .into_iter()
+                .flatten()
+                .any(|f| m.is_match(f))
+        }),
     }
 }
 
@@ -406,7 +288,7 @@ fn runs(line: &str, cmd: &str) -> bool {
         "echo", "printf", "grep", "rg", "egrep", "ag", "ack", "cat", "less", "head", "tail", "sed",
         "awk", "man",
     ];
-    crate::capture::shell::parse(crate::text::clip_chars(line, 10_000))
+    crate::shell::parse(crate::text::clip_chars(line, 10_000))
         .iter()
         .filter(|c| !TEXT_ONLY.contains(&c.tool()))
         .any(|c| {
@@ -455,7 +337,7 @@ fn squeeze(text: &str) -> String {
 pub fn take_used(watching: &mut Vec<Watch>, touch: &Touch) -> Vec<String> {
     let mut used = Vec::new();
     watching.retain(|w| {
-        let hit = w.cues.iter().any(|c| c.seen_in(touch));
+        let hit = w.cues.iter().any(|c| seen_in(c, touch));
         if hit {
             used.push(w.id.clone());
         }

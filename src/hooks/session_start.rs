@@ -1,20 +1,20 @@
 //! SessionStart: count the session once, then inject convictions, this project's
 //! instincts, the last session here and the pending count.
 
-use anyhow::Result;
 use serde_json::{Value, json};
 
-use super::HookCtx;
 use super::used::Sent;
-use crate::capture::{hook_state, project};
+use super::{Answer, HookCtx, Result};
+use crate::agent::project;
 use crate::memory::identity;
+use crate::memory::memo;
 use crate::memory::session;
 use crate::recall::render::{self, Budget};
 use crate::recall::{self, StartLimits};
 use crate::text::stamp;
 
 /// Notes the session's transcript (an absolute `.jsonl` path) for the llm lenses.
-pub fn remember_transcript(ctx: &HookCtx, memo: &mut hook_state::Memo) {
+pub fn remember_transcript(ctx: &HookCtx, memo: &mut memo::Memo) {
     if let Some(path) = ctx.payload.transcript_path.as_deref()
         && path.starts_with('/')
         && path.ends_with(".jsonl")
@@ -23,8 +23,8 @@ pub fn remember_transcript(ctx: &HookCtx, memo: &mut hook_state::Memo) {
     }
 }
 
-pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
-    let (first, session_file) = hook_state::update(&ctx.paths, &ctx.sid, |m| {
+pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
+    let (first, session_file) = memo::update(&ctx.paths, &ctx.sid, |m| {
         let first = !m.counted;
         m.counted = true;
         m.started.get_or_insert_with(|| stamp(ctx.now));
@@ -39,7 +39,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     // memory is injected all the same. A session replayed again was counted before.
     if first
         && ctx.replay != Some(super::Replay::Observed)
-        && let Err(e) = identity::update_within(&ctx.paths, crate::capture::hook_state::WAIT, |m| {
+        && let Err(e) = identity::update_within(&ctx.paths, crate::memory::memo::WAIT, |m| {
             let count = m.get("session_count").and_then(Value::as_u64).unwrap_or(0);
             m.insert("session_count".into(), json!(count + 1));
             m.insert("last_session".into(), json!(stamp(ctx.now)));
@@ -64,7 +64,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         top: cfg.context.top_instincts,
         convictions: 30,
     };
-    let usage = crate::capture::usage::read(&ctx.paths);
+    let usage = crate::memory::usage::read(&ctx.paths);
     let start = recall::session_start(
         &index,
         &reader,
@@ -105,7 +105,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
         .chain(&start.last_session)
         .collect();
     ctx.note_sent(&sent, &ids, Sent::Listed);
-    Ok(Some(ctx.inject("SessionStart", &text, &ids)))
+    Ok(ctx.inject("SessionStart", text, &ids))
 }
 
 /// How the last session ended and what it left open, from its summary file (its

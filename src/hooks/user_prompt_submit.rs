@@ -1,17 +1,15 @@
 //! UserPromptSubmit: record the prompt (for correction mining), then, when the gate lets
 //! it through, inject up to three memories it has not seen in this session.
 
-use anyhow::Result;
-use serde_json::Value;
-
-use super::HookCtx;
 use super::used::Sent;
-use crate::capture::{hook_state, observation, usage};
+use super::{Answer, HookCtx, Result};
+use crate::agent::observation;
+use crate::memory::{memo, usage};
 use crate::recall::render::{self, Budget};
 use crate::recall::{self, PromptContext, gate};
 use crate::setup::config::RecallMode;
 
-pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
+pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
     if let Some(obs) = observation::from_prompt(&ctx.payload, ctx.now) {
         ctx.record(&obs)?;
     }
@@ -23,7 +21,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     let Some((index, reader)) = ctx.index() else {
         return Ok(None);
     };
-    let memo = hook_state::read(&ctx.paths, &ctx.sid);
+    let memo = memo::read(&ctx.paths, &ctx.sid);
     let touched: Vec<String> = memo
         .recalled_files
         .iter()
@@ -62,5 +60,8 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Value>> {
     let sent: Vec<&recall::Item> = items.iter().collect();
     ctx.note_sent(&sent, &ids, Sent::Prompted);
     ctx.log_injection_why(&ids, text.chars().count(), "live", &why);
-    Ok(Some(super::answer("UserPromptSubmit", &text)))
+    Ok(Some(Answer::Context {
+        event: "UserPromptSubmit",
+        text,
+    }))
 }

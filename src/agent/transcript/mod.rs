@@ -84,7 +84,7 @@ pub fn dialogue(text: &str) -> String {
 
 /// A failed tool call as the lenses read it: who stopped it, and why.
 fn failure_line(text: &str) -> String {
-    use crate::capture::observation::{Outcome, classify_failure};
+    use crate::agent::observation::{Outcome, classify_failure};
     let clipped = |t: &str| crate::text::one_line(t, 300);
     match classify_failure("Bash", text) {
         (Outcome::Rejected, Some(said)) => {
@@ -144,7 +144,7 @@ pub fn last_answer(tail: &str) -> Option<String> {
             }
             rest = rest[end..].trim_start();
         }
-        let first = crate::capture::redact::redact(first);
+        let first = crate::agent::redact::redact(first);
         return Some(crate::text::one_line(&first, 200));
     }
     None

@@ -1,0 +1,260 @@
+//! The hooks: one function per Claude Code event that takes the event's payload and the
+//! memory folder and returns what to answer. Live hooks (`cmd::hook`) and transcript
+//! replay (`cmd::replay`) both come through [`handle`]; only the former prints.
+//!
+//! What a hook may do (it runs inside the agent's loop, on every tool call):
+//! - wait for a lock only briefly: `FileLock::try_acquire_for` with a few milliseconds,
+//!   never `FileLock::acquire`; when busy, log and move on;
+//! - build a missing index only up to `HOOK_INDEX_BUILD_LIMIT` items, and sync only the
+//!   journaled changes (`sync::Mode::Bounded`);
+//! - never read every pending observation file: `observer::is_due` stops counting at the
+//!   threshold;
+//! - never start the observer or anything slow itself: `Stop` asks its caller to start
+//!   it detached ([`Outcome::observe`]).
+
+pub mod detect;
+mod post_tool_use;
+mod pre_tool_use;
+mod session_start;
+mod stop;
+mod used;
+mod user_prompt_submit;
+
+#[cfg(test)]
+mod tests;
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+use tantivy::IndexReader;
+
+pub use crate::agent::answer::Answer;
+use crate::agent::hook_event::HookEvent;
+use crate::agent::observation;
+use crate::agent::payload::Payload;
+use crate::agent::project::{self, Project};
+use crate::index::{Index, sync};
+use crate::log;
+use crate::paths::Paths;
+use crate::setup::config::Config;
+use crate::setup::layout;
+
+pub type Result<T> = anyhow::Result<T>;
+
+/// Up to this many item files, a hook may build a missing index itself.
+const HOOK_INDEX_BUILD_LIMIT: usize = 2_000;
+
+/// What one hook decided: the answer to print, and whether the observer should run.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    pub answer: Option<Answer>,
+    /// Start `homunculus observe` detached; `Some(true)`: the builtin engine only (the
+    /// context is nearly full, so no room for an llm run).
+    pub observe: Option<bool>,
+}
+
+impl From<Option<Answer>> for Outcome {
+    fn from(answer: Option<Answer>) -> Self {
+        Outcome {
+            answer,
+            observe: None,
+        }
+    }
+}
+
+/// Everything one hook invocation knows.
+pub struct HookCtx {
+    pub paths: Paths,
+    pub now: DateTime<Utc>,
+    pub payload: Payload,
+    /// The session id, safe as a file name.
+    pub sid: String,
+    pub project: Option<Project>,
+    pub event: HookEvent,
+    /// Replaying a recorded session: record only; inject nothing, start nothing.
+    pub replay: Option<Replay>,
+}
+
+/// How a replayed event is recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replay {
+    /// Its observation line is new.
+    New,
+    /// The observations already hold it (replayed before `state/` was lost): everything
+    /// but the observation line.
+    Observed,
+}
+
+impl HookCtx {
+    pub fn replaying(&self) -> bool {
+        self.replay.is_some()
+    }
+
+    /// Appends an observation line, unless a replay found it already recorded.
+    pub fn record(&self, obs: &observation::Observation) -> Result<()> {
+        if self.replay == Some(Replay::Observed) {
+            return Ok(());
+        }
+        Ok(observation::append(&self.paths, obs)?)
+    }
+
+    pub fn config(&self) -> Config {
+        Config::load(&self.paths.config()).unwrap_or_default()
+    }
+
+    pub fn project_name(&self) -> &str {
+        self.project.as_ref().map_or("unknown", |p| p.name.as_str())
+    }
+
+    /// The index after a bounded sync (journaled changes only), or `None` when there is
+    /// none a hook may build in its time budget.
+    pub fn index(&self) -> Option<(Index, IndexReader)> {
+        let index = match Index::open_current(&self.paths) {
+            Some(index) => index,
+            None if item_count(&self.paths) <= HOOK_INDEX_BUILD_LIMIT => {
+                let (index, _) =
+                    crate::index::open_synced(&self.paths, self.now.timestamp()).ok()?;
+                index
+            }
+            None => {
+                self.log("no search index yet; run `homunculus reindex`");
+                return None;
+            }
+        };
+        if let Err(e) = sync::sync(
+            &index,
+            &self.paths,
+            sync::Mode::Bounded,
+            self.now.timestamp(),
+        ) {
+            self.log(&format!("index sync: {e}"));
+        }
+        let reader = index.reader().ok()?;
+        Some((index, reader))
+    }
+
+    pub fn log(&self, message: &str) {
+        log::hook_error(&self.paths, self.now, self.event.cli_name(), message);
+    }
+
+    /// The answer carrying `text` as context, logged to `injections.jsonl`.
+    pub fn inject(&self, event: &'static str, text: String, ids: &[String]) -> Option<Answer> {
+        self.log_injection(ids, text.chars().count(), "live");
+        Some(Answer::Context { event, text })
+    }
+
+    pub fn log_injection(&self, ids: &[String], chars: usize, mode: &str) {
+        self.log_injection_why(ids, chars, mode, &[]);
+    }
+
+    /// Logs an injection with, for each item that has one, why it was chosen.
+    pub fn log_injection_why(
+        &self,
+        ids: &[String],
+        chars: usize,
+        mode: &str,
+        why: &[(String, Vec<String>)],
+    ) {
+        let reasons: serde_json::Map<String, Value> = why
+            .iter()
+            .filter(|(id, words)| ids.contains(id) && !words.is_empty())
+            .map(|(id, words)| (id.clone(), json!(words)))
+            .collect();
+        let line = json!({
+            "ts": crate::text::stamp_ms(self.now),
+            "session": self.sid,
+            "event": self.event.cli_name(),
+            "items": ids,
+            "why": reasons,
+            "chars": chars,
+            "mode": mode,
+        });
+        log::append(&self.paths, "injections.jsonl", &line.to_string());
+    }
+}
+
+fn item_count(paths: &Paths) -> usize {
+    crate::memory::kind::ITEM_DIRS
+        .iter()
+        .map(|d| std::fs::read_dir(paths.root.join(d.dir)).map_or(0, Iterator::count))
+        .sum()
+}
+
+/// Handles one raw payload as a live hook reads it: `None` when it was too large to read.
+/// Bad input of any kind is logged and skipped.
+pub fn handle_bytes(
+    paths: &Paths,
+    now: DateTime<Utc>,
+    event: HookEvent,
+    input: Option<Vec<u8>>,
+) -> Result<Outcome> {
+    let event_name = event.cli_name();
+    let Some(input) = input else {
+        ensure_layout(paths, now)?;
+        log::hook_error(
+            paths,
+            now,
+            event_name,
+            "payload larger than 64 MiB; skipped",
+        );
+        return Ok(Outcome::default());
+    };
+    let Some(payload) = Payload::parse(&input) else {
+        ensure_layout(paths, now)?;
+        let reason = format!(
+            "payload is not a JSON object ({} bytes); skipped",
+            input.len()
+        );
+        log::hook_error(paths, now, event_name, &reason);
+        return Ok(Outcome::default());
+    };
+    drop(input);
+    handle(paths, now, event, payload, None)
+}
+
+fn ensure_layout(paths: &Paths, now: DateTime<Utc>) -> Result<()> {
+    if !layout::is_ready(paths) {
+        layout::ensure(paths, now)?;
+    }
+    Ok(())
+}
+
+/// Handles one event; `replay` records without injecting or starting the observer.
+pub fn handle(
+    paths: &Paths,
+    now: DateTime<Utc>,
+    event: HookEvent,
+    payload: Payload,
+    replay: Option<Replay>,
+) -> Result<Outcome> {
+    ensure_layout(paths, now)?;
+    if payload.session_id.as_deref().is_none_or(str::is_empty) {
+        log::hook_error(
+            paths,
+            now,
+            event.cli_name(),
+            "payload has no session_id; skipped",
+        );
+        return Ok(Outcome::default());
+    }
+    let ctx = HookCtx {
+        sid: payload.session_id(),
+        project: payload.cwd.as_deref().and_then(project::of),
+        paths: paths.clone(),
+        now,
+        payload,
+        event,
+        replay,
+    };
+    match event {
+        HookEvent::SessionStart => session_start::run(&ctx).map(Outcome::from),
+        HookEvent::UserPromptSubmit => user_prompt_submit::run(&ctx).map(Outcome::from),
+        HookEvent::PreToolUse => pre_tool_use::run(&ctx).map(Outcome::from),
+        HookEvent::PostToolUse => {
+            post_tool_use::run(&ctx, observation::Event::Post).map(Outcome::from)
+        }
+        HookEvent::PostToolUseFailure => {
+            post_tool_use::run(&ctx, observation::Event::Failure).map(Outcome::from)
+        }
+        HookEvent::Stop | HookEvent::SessionEnd | HookEvent::PreCompact => stop::run(&ctx),
+    }
+}

@@ -1,0 +1,191 @@
+//! The hooks over a temporary memory folder and a fixed clock, without a process: the
+//! payload goes in as a value, the answer comes out as a value.
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::testutil::Memory;
+
+const SID: &str = "7c1e5a2b-3f4d-4e8a-9b6c-2d1f0e9a8b7c";
+
+fn payload(event: &str, cwd: &std::path::Path, extra: Value) -> Payload {
+    let mut v = json!({
+        "session_id": SID,
+        "cwd": cwd.display().to_string(),
+        "hook_event_name": event,
+    });
+    v.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    Payload::from_value(v)
+}
+
+/// A project folder (a git repository named `ledger`) beside the memory.
+fn project(memory: &Memory) -> std::path::PathBuf {
+    let dir = memory.paths.root.parent().unwrap().join("ledger");
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    dir
+}
+
+fn run(memory: &Memory, event: HookEvent, payload: Payload) -> Outcome {
+    handle(&memory.paths, memory.now, event, payload, None).unwrap()
+}
+
+fn context(outcome: &Outcome) -> &str {
+    outcome
+        .answer
+        .as_ref()
+        .and_then(Answer::context)
+        .unwrap_or("")
+}
+
+#[test]
+fn session_start_lists_convictions_and_counts_the_session_once() {
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    memory.write(
+        "convictions/git-pull-rebase.md",
+        "---\nname: \"pull-rebase\"\naction: \"pull with --rebase before pushing\"\ndomain: git\n---\n\n# Pull with rebase\n",
+    );
+    let start = || payload("SessionStart", &cwd, json!({"source": "startup"}));
+    let first = run(&memory, HookEvent::SessionStart, start());
+    assert!(context(&first).contains("pull with --rebase"), "{first:?}");
+    run(&memory, HookEvent::SessionStart, start());
+    let identity: Value = serde_json::from_str(
+        &std::fs::read_to_string(memory.paths.root.join("identity.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(identity["session_count"], 1);
+}
+
+#[test]
+fn a_prompt_is_recorded_and_recalls_a_related_instinct_once() {
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    memory.instinct(
+        "ledger-parser",
+        0.8,
+        "2026-02-01T00:00:00Z",
+        "2026-02-20T00:00:00Z",
+        "",
+    );
+    let prompt = || {
+        payload(
+            "UserPromptSubmit",
+            &cwd,
+            json!({"prompt": "how should I run the tests of ledger-parser?"}),
+        )
+    };
+    let first = run(&memory, HookEvent::UserPromptSubmit, prompt());
+    assert!(context(&first).contains("cargo nextest run"), "{first:?}");
+    let later = memory.now + chrono::Duration::minutes(5);
+    let again = handle(
+        &memory.paths,
+        later,
+        HookEvent::UserPromptSubmit,
+        prompt(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(again.answer, None, "the same item twice in one session");
+    let recorded = observation::of_session(&memory.paths, SID);
+    assert_eq!(recorded.len(), 2);
+    assert!(
+        recorded[0]
+            .prompt
+            .as_deref()
+            .unwrap()
+            .contains("ledger-parser")
+    );
+}
+
+#[test]
+fn a_blocking_censor_denies_the_call() {
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    memory.write(
+        "convictions/git-no-force-push.md",
+        "---\nname: \"no-force-push\"\naction: \"never force-push to main; open a PR\"\ndomain: git\ncensor: block\ncommand: \"git push .*--force\"\n---\n\n# No force push\n",
+    );
+    let push = payload(
+        "PreToolUse",
+        &cwd,
+        json!({"tool_name": "Bash", "tool_input": {"command": "git push origin main --force"}}),
+    );
+    let outcome = run(&memory, HookEvent::PreToolUse, push);
+    let Some(Answer::Deny { reason }) = outcome.answer else {
+        panic!("not denied: {outcome:?}");
+    };
+    assert!(reason.contains("never force-push"), "{reason}");
+    let pull = payload(
+        "PreToolUse",
+        &cwd,
+        json!({"tool_name": "Bash", "tool_input": {"command": "git pull"}}),
+    );
+    assert_eq!(run(&memory, HookEvent::PreToolUse, pull).answer, None);
+}
+
+#[test]
+fn a_failed_command_is_recorded_as_a_failure() {
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    let failure = payload(
+        "PostToolUseFailure",
+        &cwd,
+        json!({"tool_name": "Bash", "tool_input": {"command": "cargo test"},
+               "error": "error: could not find `Cargo.toml`"}),
+    );
+    run(&memory, HookEvent::PostToolUseFailure, failure);
+    let recorded = observation::of_session(&memory.paths, SID);
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0].event, observation::Event::Failure);
+}
+
+#[test]
+fn stop_writes_the_session_summary_and_replay_starts_nothing() {
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    let prompt = payload(
+        "UserPromptSubmit",
+        &cwd,
+        json!({"prompt": "add a CSV export to the ledger"}),
+    );
+    run(&memory, HookEvent::UserPromptSubmit, prompt);
+    let end = payload("SessionEnd", &cwd, json!({}));
+    let replayed = handle(
+        &memory.paths,
+        memory.now,
+        HookEvent::SessionEnd,
+        end,
+        Some(Replay::New),
+    )
+    .unwrap();
+    assert_eq!(replayed, Outcome::default());
+    let summaries: Vec<_> = std::fs::read_dir(memory.paths.sessions())
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(summaries.len(), 1);
+    let text = std::fs::read_to_string(summaries[0].path()).unwrap();
+    assert!(text.contains("CSV export"), "{text}");
+}
+
+#[test]
+fn a_payload_without_a_session_is_skipped_and_writes_nothing() {
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    let mut p = payload("UserPromptSubmit", &cwd, json!({"prompt": "hello there"}));
+    p.session_id = None;
+    assert_eq!(
+        run(&memory, HookEvent::UserPromptSubmit, p),
+        Outcome::default()
+    );
+    let bytes = handle_bytes(
+        &memory.paths,
+        memory.now,
+        HookEvent::Stop,
+        Some(b"\x00garbage".to_vec()),
+    );
+    assert_eq!(bytes.unwrap(), Outcome::default());
+    assert!(observation::of_session(&memory.paths, SID).is_empty());
+}
