@@ -235,13 +235,11 @@ pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
 /// nothing stops working), and so is a copy left by a rebuild.
 fn identity_check(ctx: &Ctx, check: &mut impl FnMut(Level, String)) {
     match identity::read(&ctx.paths) {
-        Ok(map) => check(
+        Ok(identity) => check(
             Level::Ok,
             format!(
                 "identity.json: {} sessions counted",
-                map.get("session_count")
-                    .and_then(serde_json::Value::as_u64)
-                    .unwrap_or(0)
+                identity.session_count()
             ),
         ),
         Err(e) => check(

@@ -11,7 +11,7 @@ use crate::cli::EvolveArgs;
 use crate::memory::Store;
 use crate::memory::identity;
 use crate::memory::promotion::{self, Promoted};
-use crate::text::{one_line, stamp};
+use crate::text::one_line;
 
 pub fn run(ctx: &Ctx, args: &EvolveArgs) -> Result<()> {
     ctx.require_memory()?;
@@ -21,11 +21,11 @@ pub fn run(ctx: &Ctx, args: &EvolveArgs) -> Result<()> {
     let applied = if args.promote {
         let applied = promotion::apply(&store, &plan, ctx.now);
         let now = ctx.now;
-        identity::update(&ctx.paths, |map| {
+        identity::update(&ctx.paths, |identity| {
             if !applied.promoted.is_empty() {
-                map.insert("last_promotion".into(), json!(stamp(now)));
+                identity.note_promotion(now);
             }
-            identity::set_promotion_ready(map, &plan.ready_domains);
+            identity.set_promotion_ready(&plan.ready_domains);
         })?;
         let changed = applied.files(&ctx.paths);
         reindex_changed(ctx, &changed);

@@ -42,7 +42,7 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
         sessions: store.count(&ctx.paths.sessions())?,
         pending: crate::observer::pending(&ctx.paths),
         ready: identity::read(&ctx.paths)
-            .map(|m| identity::promotion_ready(&m))
+            .map(|identity| identity.promotion_ready())
             .unwrap_or_default(),
         index,
         usage,

@@ -1,8 +1,6 @@
 //! SessionStart: count the session once, then inject convictions, this project's
 //! instincts, the last session here and the pending count.
 
-use serde_json::{Value, json};
-
 use super::used::Sent;
 use super::{Answer, HookCtx, Result};
 use crate::agent::project;
@@ -39,10 +37,8 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
     // memory is injected all the same. A session replayed again was counted before.
     if first
         && ctx.replay != Some(super::Replay::Observed)
-        && let Err(e) = identity::update_within(&ctx.paths, crate::memory::memo::WAIT, |m| {
-            let count = m.get("session_count").and_then(Value::as_u64).unwrap_or(0);
-            m.insert("session_count".into(), json!(count + 1));
-            m.insert("last_session".into(), json!(stamp(ctx.now)));
+        && let Err(e) = identity::update_within(&ctx.paths, crate::memory::memo::WAIT, |identity| {
+            identity.count_session(ctx.now)
         })
     {
         ctx.log(&format!("session not counted: {e}"));

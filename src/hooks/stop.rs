@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{Answer, HookCtx, Outcome, Result};
 use crate::agent::hook_event::HookEvent;
@@ -80,8 +80,8 @@ pub fn run(ctx: &HookCtx) -> Result<Outcome> {
     };
     let store = Store::impatient(&ctx.paths, Duration::from_millis(50));
     session::write(&store, path, &who, &facts, m.turns, ctx.now)?;
-    if let Err(e) = identity::update_within(&ctx.paths, crate::memory::memo::WAIT, |map| {
-        map.insert("last_session".into(), json!(stamp(ctx.now)));
+    if let Err(e) = identity::update_within(&ctx.paths, crate::memory::memo::WAIT, |identity| {
+        identity.note_session(ctx.now)
     }) {
         ctx.log(&format!("last_session not recorded: {e}"));
     }

@@ -51,11 +51,8 @@ fn session_start_lists_convictions_and_counts_the_session_once() {
     let first = run(&memory, HookEvent::SessionStart, start());
     assert!(context(&first).contains("pull with --rebase"), "{first:?}");
     run(&memory, HookEvent::SessionStart, start());
-    let identity: Value = serde_json::from_str(
-        &std::fs::read_to_string(memory.paths.root.join("identity.json")).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(identity["session_count"], 1);
+    let identity = crate::memory::identity::read(&memory.paths).unwrap();
+    assert_eq!(identity.session_count(), 1);
 }
 
 #[test]

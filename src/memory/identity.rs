@@ -1,5 +1,6 @@
 //! `identity.json`: the memory's counters (sessions, creation, last session and
-//! promotion, domains ready for promotion). Unknown keys and their order are kept. The
+//! promotion, domains ready for promotion), read and changed only through [`Identity`],
+//! the one place its keys are spelled. Unknown keys and their order are kept. The
 //! counters are bookkeeping, never a reason to stop: a file that does not parse (a git
 //! merge left conflict markers in it) is copied aside and rebuilt from the memory's
 //! own files by the next change.
@@ -22,6 +23,56 @@ pub enum IdentityError {
     Invalid(#[from] InvalidFile),
 }
 
+/// The identity's counters over the file's JSON object (unknown keys kept as they are).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Identity(Map<String, Value>);
+
+impl Identity {
+    /// Sessions counted so far.
+    pub fn session_count(&self) -> u64 {
+        self.0
+            .get("session_count")
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+    }
+
+    /// Counts one more session, started at `now`.
+    pub fn count_session(&mut self, now: DateTime<Utc>) {
+        let count = self.session_count() + 1;
+        self.0.insert("session_count".into(), json!(count));
+        self.note_session(now);
+    }
+
+    /// Notes that a session was active at `now`.
+    pub fn note_session(&mut self, now: DateTime<Utc>) {
+        self.0.insert("last_session".into(), json!(stamp(now)));
+    }
+
+    /// Notes a promotion at `now`.
+    pub fn note_promotion(&mut self, now: DateTime<Utc>) {
+        self.0.insert("last_promotion".into(), json!(stamp(now)));
+    }
+
+    /// The domains listed under `promotion.ready` (or the bash-era `evolution.ready`).
+    pub fn promotion_ready(&self) -> Vec<String> {
+        ["promotion", "evolution"]
+            .iter()
+            .filter_map(|k| self.0.get(*k)?.get("ready")?.as_array())
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    }
+
+    /// Sets `promotion.ready`, keeping the rest of `promotion`.
+    pub fn set_promotion_ready(&mut self, domains: &[String]) {
+        let promotion = self.0.entry("promotion").or_insert_with(|| json!({}));
+        if !promotion.is_object() {
+            *promotion = json!({});
+        }
+        promotion["ready"] = json!(domains);
+    }
+}
+
 /// The identity file of a fresh memory, as written to disk.
 pub fn fresh_text(now: DateTime<Utc>) -> String {
     let mut text = serde_json::to_string_pretty(&fresh(now)).unwrap_or_default();
@@ -41,7 +92,11 @@ pub fn fresh(now: DateTime<Utc>) -> Value {
 }
 
 /// Reads the identity; a missing file reads as an empty object.
-pub fn read(paths: &Paths) -> Result<Map<String, Value>, IdentityError> {
+pub fn read(paths: &Paths) -> Result<Identity, IdentityError> {
+    read_map(paths).map(Identity)
+}
+
+fn read_map(paths: &Paths) -> Result<Map<String, Value>, IdentityError> {
     let path = paths.identity();
     let text = match fsutil::read_text(&path) {
         Ok(text) => text,
@@ -58,7 +113,7 @@ pub fn read(paths: &Paths) -> Result<Map<String, Value>, IdentityError> {
 /// Changes the identity under its lock; writes only when something changed.
 pub fn update<T>(
     paths: &Paths,
-    change: impl FnOnce(&mut Map<String, Value>) -> T,
+    change: impl FnOnce(&mut Identity) -> T,
 ) -> Result<T, IdentityError> {
     let _lock = FileLock::acquire(&paths.lock(&LockName::Identity))?;
     change_locked(paths, change)
@@ -68,7 +123,7 @@ pub fn update<T>(
 pub fn update_within<T>(
     paths: &Paths,
     wait: std::time::Duration,
-    change: impl FnOnce(&mut Map<String, Value>) -> T,
+    change: impl FnOnce(&mut Identity) -> T,
 ) -> Result<T, IdentityError> {
     let _lock = FileLock::try_acquire_for(&paths.lock(&LockName::Identity), wait)?;
     change_locked(paths, change)
@@ -76,17 +131,17 @@ pub fn update_within<T>(
 
 fn change_locked<T>(
     paths: &Paths,
-    change: impl FnOnce(&mut Map<String, Value>) -> T,
+    change: impl FnOnce(&mut Identity) -> T,
 ) -> Result<T, IdentityError> {
-    let mut map = match read(paths) {
-        Ok(map) => map,
-        Err(IdentityError::Invalid(_)) => rebuild(paths)?,
+    let mut identity = match read(paths) {
+        Ok(identity) => identity,
+        Err(IdentityError::Invalid(_)) => Identity(rebuild(paths)?),
         Err(e) => return Err(e),
     };
-    let before = map.clone();
-    let out = change(&mut map);
-    if map != before {
-        write(paths, &map)?;
+    let before = identity.clone();
+    let out = change(&mut identity);
+    if identity != before {
+        write(paths, &identity.0)?;
     }
     Ok(out)
 }
@@ -175,23 +230,4 @@ fn write(paths: &Paths, map: &Map<String, Value>) -> Result<(), IdentityError> {
     text.push('\n');
     fsutil::atomic_write(&paths.identity(), text.as_bytes())?;
     Ok(())
-}
-
-/// The domains listed under `promotion.ready` (or the bash-era `evolution.ready`).
-pub fn promotion_ready(map: &Map<String, Value>) -> Vec<String> {
-    ["promotion", "evolution"]
-        .iter()
-        .filter_map(|k| map.get(*k)?.get("ready")?.as_array())
-        .flatten()
-        .filter_map(|v| v.as_str().map(str::to_string))
-        .collect()
-}
-
-/// Sets `promotion.ready`, keeping the rest of `promotion`.
-pub fn set_promotion_ready(map: &mut Map<String, Value>, domains: &[String]) {
-    let promotion = map.entry("promotion").or_insert_with(|| json!({}));
-    if !promotion.is_object() {
-        *promotion = json!({});
-    }
-    promotion["ready"] = json!(domains);
 }

@@ -19,7 +19,6 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use serde_json::json;
 
 use crate::agent::observation::Observation;
 use crate::agent::project;
@@ -258,11 +257,11 @@ fn after_run(
     report
         .errors
         .extend(applied.errors.iter().map(|e| e.to_string()));
-    identity::update(paths, |map| {
+    identity::update(paths, |identity| {
         if !applied.promoted.is_empty() {
-            map.insert("last_promotion".into(), json!(crate::text::stamp(now)));
+            identity.note_promotion(now);
         }
-        identity::set_promotion_ready(map, &plan.ready_domains);
+        identity.set_promotion_ready(&plan.ready_domains);
     })?;
     for item in crate::memory::kind::ITEM_DIRS {
         crate::fsutil::remove_stale_temps(&paths.root.join(item.dir));
