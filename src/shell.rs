@@ -1,8 +1,12 @@
 //! The anatomy of a shell command line as an agent writes it: the commands it chains
 //! (`&&`, `;`, `||`, `|`, new lines), each with its environment assignments, program and
 //! arguments, seen through wrappers (`sudo`, `timeout 60`, `env X=1`, `nice`, `time`,
-//! subshell parentheses, comment lines). And the two judgements every learner needs:
-//! which commands only look (diagnostics) and which destroy (never advice).
+//! subshell parentheses, comment lines) and the shell's own keywords (`for … in …; do …;
+//! done`, `if …; then …; fi`, `while`): a loop's body is its commands, the keywords are
+//! none. A pipeline's later stages (`| tail -40`, `| tee log`, `| grep x`) only filter
+//! what the first stage prints, so the first is the one doing the work. And the two
+//! judgements every learner needs: which commands only look (diagnostics) and which
+//! destroy (never advice).
 
 /// One simple command of a line.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -12,6 +16,8 @@ pub struct Command {
     /// The program as written (`pnpm`, `.venv/bin/pytest`, `./gradlew`).
     pub program: String,
     pub args: Vec<String>,
+    /// It reads a pipe: a later stage of a pipeline (`tail` in `make | tail -40`).
+    pub filters: bool,
 }
 
 impl Command {
@@ -168,12 +174,39 @@ const WRAPPERS: &[&str] = &[
 /// `source` stay (they matter to what follows); empty pieces go.
 pub fn parse(line: &str) -> Vec<Command> {
     let mut out = Vec::new();
-    for segment in segments(line) {
-        if let Some(cmd) = simple(&segment) {
+    let mut piped = false;
+    for (segment, sep) in segments(line) {
+        if let Some(mut cmd) = keywords_off(&segment).and_then(simple) {
+            cmd.filters = piped;
             out.push(cmd);
         }
+        piped = sep == Some('|');
     }
     out
+}
+
+/// A segment without the shell keyword in front of its command (`do make` → `make`,
+/// `if grep -q x f` → `grep -q x f`), or `None` for a segment that runs nothing itself:
+/// a loop header (`for f in *.png`), `done`, `fi`, `esac`, `then` alone.
+fn keywords_off(segment: &str) -> Option<&str> {
+    const LEADING: &[&str] = &[
+        "do", "then", "else", "elif", "if", "while", "until", "!", "{",
+    ];
+    let mut rest = segment.trim();
+    loop {
+        let first = rest.split_whitespace().next()?;
+        if matches!(first, "for" | "select" | "case" | "function") {
+            return None;
+        }
+        if matches!(first, "done" | "fi" | "esac" | "}" | ";;") {
+            return None;
+        }
+        if LEADING.contains(&first) {
+            rest = rest[first.len()..].trim_start();
+            continue;
+        }
+        return Some(rest);
+    }
 }
 
 /// The command that does the work: the last one that is neither a directory change, an
@@ -182,7 +215,8 @@ pub fn primary(commands: &[Command]) -> Option<&Command> {
     commands
         .iter()
         .rev()
-        .find(|c| !is_setup(c) && c.tool() != "echo" && c.tool() != "true")
+        .find(|c| !c.filters && !is_setup(c) && c.tool() != "echo" && c.tool() != "true")
+        .or_else(|| commands.iter().rev().find(|c| !c.filters))
         .or(commands.last())
 }
 
@@ -195,7 +229,8 @@ pub fn is_setup(cmd: &Command) -> bool {
 }
 
 /// Splits on unquoted `&&`, `||`, `;`, `|`, `&` and new lines; drops comment lines.
-fn segments(line: &str) -> Vec<String> {
+/// Each piece comes with the separator that ended it (`Some('|')` for a pipe, not `||`).
+fn segments(line: &str) -> Vec<(String, Option<char>)> {
     let mut out = Vec::new();
     let mut current = String::new();
     let (mut quote, mut depth) = (None::<char>, 0usize);
@@ -244,18 +279,20 @@ fn segments(line: &str) -> Vec<String> {
                 if c == '\n' {
                     at_line_start = true;
                 }
+                let mut sep = Some(c);
                 if matches!(c, '&' | '|') && chars.peek() == Some(&c) {
                     chars.next();
+                    sep = None;
                 }
-                out.push(std::mem::take(&mut current));
+                out.push((std::mem::take(&mut current), sep));
             }
             _ => current.push(c),
         }
     }
-    out.push(current);
+    out.push((current, None));
     out.into_iter()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
+        .map(|(s, sep)| (s.trim().to_string(), sep))
+        .filter(|(s, _)| !s.is_empty())
         .collect()
 }
 
@@ -327,7 +364,10 @@ fn simple(segment: &str) -> Option<Command> {
             continue;
         }
         let tool = word.rsplit('/').next().unwrap_or(&word).to_string();
-        if WRAPPERS.contains(&tool.as_str()) {
+        // `command -v x` asks where x is; `command x` runs it.
+        let asks =
+            tool == "command" && words.clone().nth(1).is_some_and(|w| w == "-v" || w == "-V");
+        if WRAPPERS.contains(&tool.as_str()) && !asks {
             words.next();
             // The wrapper's own options and numbers (`timeout -s KILL 60`, `nice -n 5`).
             while let Some(next) = words.peek() {
@@ -372,216 +412,9 @@ fn simple(segment: &str) -> Option<Command> {
     Some(cmd)
 }
 
-/// Commands that only look: they never fix anything, so they are never learned as a
-/// fix (a failure followed by `ls` and then the real fix is about the real fix).
-pub fn is_diagnostic(cmd: &Command) -> bool {
-    /// Options that make any tool list or describe instead of act.
-    const LISTING: &[&str] = &[
-        "--markers",
-        "--collect-only",
-        "--co",
-        "--fixtures",
-        "--list",
-        "--help",
-        "--version",
-        "--dry-run",
-        "--list-tests",
-    ];
-    if cmd.flags().any(|f| LISTING.contains(&f)) {
-        return true;
-    }
-    let verb = cmd.verb().unwrap_or("");
-    match cmd.tool() {
-        "ls" | "ll" | "cat" | "head" | "tail" | "less" | "more" | "pwd" | "tree" | "wc"
-        | "which" | "whereis" | "type" | "file" | "stat" | "du" | "df" | "find" | "grep" | "rg"
-        | "ag" | "fd" | "echo" | "printf" | "env" | "printenv" | "id" | "whoami" | "uname"
-        | "hostname" | "date" | "ps" | "top" | "htop" | "lsof" | "netstat" | "ss"
-        | "journalctl" | "dmesg" | "diff" | "sleep" | "true" | "jq" | "realpath" | "readlink"
-        | "basename" | "dirname" | "history" | "man" | "free" | "uptime" => true,
-        "git" => {
-            matches!(
-                verb,
-                "status"
-                    | "diff"
-                    | "log"
-                    | "show"
-                    | "branch"
-                    | "remote"
-                    | "rev-parse"
-                    | "blame"
-                    | "ls-files"
-                    | "describe"
-                    | "reflog"
-                    | "config"
-            ) && (verb != "config"
-                || cmd
-                    .args
-                    .iter()
-                    .any(|a| a == "--get" || a == "--list" || a == "-l")
-                || cmd.words().count() == 2)
-        }
-        "systemctl" | "service" => matches!(verb, "status" | "is-active" | "list-units" | "show"),
-        "docker" if verb == "compose" => {
-            matches!(
-                cmd.words().nth(1),
-                Some("ps" | "logs" | "config" | "version")
-            )
-        }
-        "docker" | "podman" => matches!(
-            verb,
-            "info" | "ps" | "images" | "inspect" | "logs" | "version" | "stats" | "top"
-        ),
-        "docker-compose" => matches!(verb, "ps" | "logs" | "config" | "version"),
-        "kubectl" => matches!(
-            verb,
-            "get" | "describe" | "logs" | "top" | "explain" | "version"
-        ),
-        "helm" => matches!(verb, "list" | "status" | "history" | "get" | "version"),
-        "terraform" => {
-            matches!(
-                verb,
-                "show" | "output" | "version" | "state" | "validate" | "fmt"
-            ) && cmd.words().nth(1) != Some("rm")
-        }
-        "npm" | "pnpm" | "yarn" => matches!(
-            verb,
-            "ls" | "list" | "view" | "info" | "outdated" | "why" | "config"
-        ),
-        "pip" | "pip3" => matches!(verb, "list" | "show" | "freeze" | "check"),
-        "cargo" => matches!(verb, "tree" | "metadata" | "--version" | "search"),
-        "go" => matches!(verb, "env" | "version" | "list"),
-        "gh" => {
-            matches!(verb, "status")
-                || cmd.words().nth(1) == Some("view")
-                || cmd.words().nth(1) == Some("list")
-        }
-        "op" => matches!(verb, "whoami" | "account") || cmd.words().nth(1) == Some("list"),
-        _ => {
-            cmd.flags()
-                .all(|f| f == "--version" || f == "-V" || f == "--help" || f == "-h")
-                && cmd.flags().next().is_some()
-                && cmd.words().next().is_none()
-        }
-    }
-}
+mod judge;
 
-/// Commands that destroy data or history. Never advice, whatever they followed.
-pub fn is_destructive(cmd: &Command) -> bool {
-    let verb = cmd.verb().unwrap_or("");
-    let has = |f: &str| cmd.args.iter().any(|a| a == f);
-    let short_has = |c: char| {
-        cmd.args
-            .iter()
-            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
-    };
-    let text = cmd.text().to_ascii_lowercase();
-    match cmd.tool() {
-        "rm" => short_has('r') || short_has('f') || has("--recursive") || has("--force"),
-        "rmdir" | "shred" | "wipefs" | "mkfs" | "fdisk" | "parted" | "dd" | "truncate" | "srm" => {
-            true
-        }
-        t if t.starts_with("mkfs.") => true,
-        "git" => match verb {
-            "push" => {
-                short_has('f')
-                    || cmd
-                        .flags()
-                        .any(|f| f.starts_with("--force") || f == "--delete" || f == "--mirror")
-                    || cmd
-                        .words()
-                        .any(|w| w.starts_with('+') || w.starts_with(':'))
-            }
-            "reset" => has("--hard") || has("--merge") || has("--keep"),
-            "clean" => short_has('f') || has("--force"),
-            "checkout" | "restore" => {
-                has("--")
-                    || has(".")
-                    || short_has('f')
-                    || has("--force")
-                    || has("--staged") && has("--worktree")
-            }
-            "branch" => short_has('D') || has("--delete") && has("--force"),
-            "stash" => matches!(cmd.words().nth(1), Some("drop" | "clear")),
-            "filter-branch" | "filter-repo" => true,
-            "rm" => true,
-            "submodule" => cmd.words().nth(1) == Some("deinit"),
-            "reflog" => cmd.words().nth(1) == Some("expire"),
-            "gc" => has("--prune=now"),
-            _ => false,
-        },
-        "docker" | "podman" => {
-            matches!(verb, "rm" | "rmi" | "prune")
-                || matches!(
-                    (verb, cmd.words().nth(1)),
-                    (
-                        "volume" | "system" | "image" | "container" | "network" | "builder",
-                        Some("rm" | "prune" | "remove")
-                    )
-                )
-                || verb == "compose"
-                    && cmd.words().nth(1) == Some("down")
-                    && (has("-v") || has("--volumes"))
-        }
-        "docker-compose" => verb == "down" && (has("-v") || has("--volumes")) || verb == "rm",
-        "kubectl" => matches!(verb, "delete" | "drain") || verb == "replace" && has("--force"),
-        "helm" => matches!(verb, "uninstall" | "delete"),
-        "terraform" | "tofu" => {
-            verb == "destroy"
-                || verb == "state" && cmd.words().nth(1) == Some("rm")
-                || has("-destroy")
-        }
-        "op" | "bw" | "vault" | "aws" | "gcloud" | "az" | "gh" => {
-            cmd.words()
-                .any(|w| matches!(w, "delete" | "rm" | "remove" | "destroy" | "purge"))
-                || text.contains(" rb ")
-                || text.contains("secretsmanager delete")
-        }
-        "dropdb" | "dropuser" => true,
-        "psql" | "mysql" | "sqlite3" | "mongo" | "mongosh" | "redis-cli" | "sqlcmd"
-        | "clickhouse-client" => {
-            text.contains("drop ")
-                || text.contains("truncate ")
-                || text.contains("delete from")
-                || text.contains("flushall")
-                || text.contains("flushdb")
-                || text.contains("dropdatabase")
-        }
-        "npm" | "pnpm" | "yarn" => {
-            verb == "cache" && cmd.words().nth(1) == Some("clean") || verb == "unpublish"
-        }
-        "uv" | "pip" | "pip3" | "poetry" | "conda" => {
-            verb == "cache" && matches!(cmd.words().nth(1), Some("clean" | "purge" | "clear"))
-                || verb == "uninstall" && short_has('y')
-                || verb == "env" && cmd.words().nth(1) == Some("remove")
-        }
-        "chmod" | "chown" => {
-            short_has('R')
-                && cmd
-                    .words()
-                    .any(|w| w == "/" || w == "~" || w.starts_with("/etc") || w.starts_with("/usr"))
-        }
-        "find" => has("-delete") || text.contains("-exec rm"),
-        "xargs" => cmd.words().next() == Some("rm"),
-        "pg_dropcluster" => true,
-        _ => {
-            text.contains("drop database")
-                || text.contains("drop table")
-                || text.contains("drop schema")
-                || cmd.flags().any(|f| f == "--force-delete" || f == "--purge")
-        }
-    }
-}
-
-/// Whether any command of the line destroys something.
-pub fn line_is_destructive(line: &str) -> bool {
-    parse(line).iter().any(is_destructive)
-}
-
-/// Whether every command of the line only looks.
-pub fn line_is_diagnostic(line: &str) -> bool {
-    let cmds = parse(line);
-    !cmds.is_empty() && cmds.iter().all(|c| is_diagnostic(c) || is_setup(c))
-}
+pub use judge::*;
 
 #[cfg(test)]
 mod tests;

@@ -219,3 +219,46 @@ fn the_real_development_set_teaches_nothing_wrong() {
     assert!(violations.is_empty(), "{violations:?}");
     assert!(found * 100 >= total * 40, "recall {found}/{total}");
 }
+
+/// The six people of `../shared/transcripts-real-2/`, each with their labels in
+/// `tests/data/learning/`: the first three were looked at while tuning, the last three
+/// never (their labels were written by reviewers and only their totals are read).
+const PEOPLE: &[(&str, &str, bool)] = &[
+    ("borja-rojo-ilvento-dotfiles", "borja-rojo-ilvento", true),
+    ("JamesTiberiusKirk-dotsv2", "jamestiberiuskirk", true),
+    ("awesumsawz-dotfiles-universal", "awesumsawz", true),
+    ("hannibal8856-claude_backup", "hannibal8856", false),
+    ("4thehalibit-omarchy-backup", "4thehalibit", false),
+    ("fabien-lessirard-dotfiles", "fabien-lessirard", false),
+];
+
+#[test]
+fn six_more_people_learn_nothing_wrong() {
+    let shared = root().join("../shared/transcripts-real-2");
+    if !shared.is_dir() {
+        eprintln!("skipped: ../shared/transcripts-real-2 is absent");
+        return;
+    }
+    let mut rows = Vec::new();
+    let mut violations = Vec::new();
+    let mut totals = [(0, 0, 0); 2];
+    for (folder, labels, tuned) in PEOPLE {
+        let labels = root().join(format!("tests/data/learning/{labels}.toml"));
+        let (found, total, instincts, wrong) = judge(folder, &shared.join(folder), &labels);
+        let group = &mut totals[usize::from(!tuned)];
+        group.0 += found;
+        group.1 += total;
+        group.2 += instincts;
+        rows.push(format!(
+            "  {folder:32} {} {found}/{total} builtin lessons, {instincts} instincts, {} must-not",
+            if *tuned { "tuned   " } else { "held-out" },
+            wrong.len()
+        ));
+        violations.extend(wrong.into_iter().map(|w| format!("{folder}: {w}")));
+    }
+    println!("== six more people\n{}", rows.join("\n"));
+    for (name, (found, total, instincts)) in ["tuned", "held-out"].iter().zip(totals) {
+        println!("  {name}: {found}/{total} builtin lessons found, {instincts} instincts");
+    }
+    assert!(violations.is_empty(), "{violations:#?}");
+}

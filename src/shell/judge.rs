@@ -1,0 +1,415 @@
+//! Judgements on commands every learner needs: which only look (diagnostics, never a
+//! fix), which destroy, and which may never be advice at all (they delete, fetch and run
+//! remote code, or switch a safety off), whatever the evidence.
+
+use super::{Command, is_setup, parse};
+
+/// Commands that only look: they never fix anything, so they are never learned as a
+/// fix (a failure followed by `ls` and then the real fix is about the real fix).
+pub fn is_diagnostic(cmd: &Command) -> bool {
+    /// Options that make any tool list or describe instead of act.
+    const LISTING: &[&str] = &[
+        "--markers",
+        "--collect-only",
+        "--co",
+        "--fixtures",
+        "--list",
+        "--help",
+        "--version",
+        "--dry-run",
+        "--list-tests",
+    ];
+    if cmd.flags().any(|f| LISTING.contains(&f)) {
+        return true;
+    }
+    let verb = cmd.verb().unwrap_or("");
+    match cmd.tool() {
+        "ls" | "ll" | "cat" | "head" | "tail" | "less" | "more" | "pwd" | "tree" | "wc"
+        | "which" | "whereis" | "type" | "file" | "stat" | "du" | "df" | "find" | "grep" | "rg"
+        | "ag" | "fd" | "echo" | "printf" | "env" | "printenv" | "id" | "whoami" | "uname"
+        | "hostname" | "date" | "ps" | "top" | "htop" | "lsof" | "netstat" | "ss"
+        | "journalctl" | "dmesg" | "diff" | "sleep" | "true" | "jq" | "realpath" | "readlink"
+        | "basename" | "dirname" | "history" | "man" | "free" | "uptime" => true,
+        // Probes of the network, the hardware and the system: they tell, they fix nothing.
+        "ping" | "ping6" | "dig" | "nslookup" | "host" | "traceroute" | "tracepath" | "mtr"
+        | "ifconfig" | "iwconfig" | "nmcli" | "lsmod" | "lspci" | "lsusb" | "lsblk" | "blkid"
+        | "getent" | "groups" | "sw_vers" | "sysctl" | "xxd" | "hexdump" | "od" | "strings"
+        | "readelf" | "objdump" | "nm" | "ldd" | "otool" | "md5sum" | "sha256sum" | "shasum"
+        | "cmp" | "test" | "[" | "sort" | "uniq" | "cut" | "tr" | "column" | "locate"
+        | "systemd-analyze" | "loginctl" | "timedatectl" | "hostnamectl" | "lscpu" | "nproc"
+        | "vmstat" | "iostat" | "arp" | "route" | "iw" | "sensors" | "upower" => true,
+        "ip" => {
+            matches!(
+                verb,
+                "a" | "addr" | "address" | "r" | "route" | "link" | "neigh"
+            ) && !cmd
+                .words()
+                .any(|w| matches!(w, "add" | "del" | "set" | "flush" | "replace"))
+        }
+        "nc" | "ncat" => cmd.flags().any(|f| f.contains('z')),
+        "sed" => cmd.flags().any(|f| f == "-n") && !cmd.flags().any(|f| f.starts_with("-i")),
+        "command" => cmd.flags().any(|f| f == "-v" || f == "-V"),
+        "brew" => matches!(
+            verb,
+            "list" | "info" | "doctor" | "config" | "search" | "deps" | "outdated"
+        ),
+        "apt" | "apt-cache" => matches!(verb, "list" | "show" | "policy" | "search" | "depends"),
+        "dpkg" => cmd
+            .flags()
+            .any(|f| matches!(f, "-l" | "-s" | "-L" | "-S" | "--list" | "--status")),
+        "rpm" => cmd.flags().any(|f| f.starts_with("-q")),
+        "nix" => {
+            matches!(
+                verb,
+                "search" | "eval" | "path-info" | "why-depends" | "show-config"
+            ) || verb == "flake" && matches!(cmd.words().nth(1), Some("show" | "metadata" | "info"))
+        }
+        "curl" => cmd.flags().any(|f| f == "-I" || f == "--head"),
+        "git" => {
+            matches!(
+                verb,
+                "status"
+                    | "diff"
+                    | "log"
+                    | "show"
+                    | "branch"
+                    | "remote"
+                    | "rev-parse"
+                    | "blame"
+                    | "ls-files"
+                    | "describe"
+                    | "reflog"
+                    | "config"
+            ) && (verb != "config"
+                || cmd
+                    .args
+                    .iter()
+                    .any(|a| a == "--get" || a == "--list" || a == "-l")
+                || cmd.words().count() == 2)
+        }
+        "systemctl" | "service" => matches!(verb, "status" | "is-active" | "list-units" | "show"),
+        "docker" if verb == "compose" => {
+            matches!(
+                cmd.words().nth(1),
+                Some("ps" | "logs" | "config" | "version")
+            )
+        }
+        "docker" | "podman" => matches!(
+            verb,
+            "info" | "ps" | "images" | "inspect" | "logs" | "version" | "stats" | "top"
+        ),
+        "docker-compose" => matches!(verb, "ps" | "logs" | "config" | "version"),
+        "kubectl" => matches!(
+            verb,
+            "get" | "describe" | "logs" | "top" | "explain" | "version"
+        ),
+        "helm" => matches!(verb, "list" | "status" | "history" | "get" | "version"),
+        "terraform" => {
+            matches!(
+                verb,
+                "show" | "output" | "version" | "state" | "validate" | "fmt"
+            ) && cmd.words().nth(1) != Some("rm")
+        }
+        "npm" | "pnpm" | "yarn" => matches!(
+            verb,
+            "ls" | "list" | "view" | "info" | "outdated" | "why" | "config"
+        ),
+        "pip" | "pip3" => matches!(verb, "list" | "show" | "freeze" | "check"),
+        "cargo" => matches!(verb, "tree" | "metadata" | "--version" | "search"),
+        "go" => matches!(verb, "env" | "version" | "list"),
+        "gh" => {
+            matches!(verb, "status")
+                || cmd.words().nth(1) == Some("view")
+                || cmd.words().nth(1) == Some("list")
+        }
+        "op" => matches!(verb, "whoami" | "account") || cmd.words().nth(1) == Some("list"),
+        _ => {
+            cmd.flags()
+                .all(|f| f == "--version" || f == "-V" || f == "--help" || f == "-h")
+                && cmd.flags().next().is_some()
+                && cmd.words().next().is_none()
+        }
+    }
+}
+
+/// Commands that destroy data or history. Never advice, whatever they followed.
+pub fn is_destructive(cmd: &Command) -> bool {
+    let verb = cmd.verb().unwrap_or("");
+    let has = |f: &str| cmd.args.iter().any(|a| a == f);
+    let short_has = |c: char| {
+        cmd.args
+            .iter()
+            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains(c))
+    };
+    let text = cmd.text().to_ascii_lowercase();
+    match cmd.tool() {
+        "rm" => short_has('r') || short_has('f') || has("--recursive") || has("--force"),
+        "rmdir" | "shred" | "wipefs" | "mkfs" | "fdisk" | "parted" | "dd" | "truncate" | "srm" => {
+            true
+        }
+        t if t.starts_with("mkfs.") => true,
+        "git" => match verb {
+            "push" => {
+                short_has('f')
+                    || cmd
+                        .flags()
+                        .any(|f| f.starts_with("--force") || f == "--delete" || f == "--mirror")
+                    || cmd
+                        .words()
+                        .any(|w| w.starts_with('+') || w.starts_with(':'))
+            }
+            "reset" => has("--hard") || has("--merge") || has("--keep"),
+            "clean" => short_has('f') || has("--force"),
+            "checkout" | "restore" => {
+                has("--")
+                    || has(".")
+                    || short_has('f')
+                    || has("--force")
+                    || has("--staged") && has("--worktree")
+            }
+            "branch" => short_has('D') || has("--delete") && has("--force"),
+            "stash" => matches!(cmd.words().nth(1), Some("drop" | "clear")),
+            "filter-branch" | "filter-repo" => true,
+            "rm" => true,
+            "submodule" => cmd.words().nth(1) == Some("deinit"),
+            "reflog" => cmd.words().nth(1) == Some("expire"),
+            "gc" => has("--prune=now"),
+            _ => false,
+        },
+        "docker" | "podman" => {
+            matches!(verb, "rm" | "rmi" | "prune")
+                || matches!(
+                    (verb, cmd.words().nth(1)),
+                    (
+                        "volume" | "system" | "image" | "container" | "network" | "builder",
+                        Some("rm" | "prune" | "remove")
+                    )
+                )
+                || verb == "compose"
+                    && cmd.words().nth(1) == Some("down")
+                    && (has("-v") || has("--volumes"))
+        }
+        "docker-compose" => verb == "down" && (has("-v") || has("--volumes")) || verb == "rm",
+        "kubectl" => matches!(verb, "delete" | "drain") || verb == "replace" && has("--force"),
+        "helm" => matches!(verb, "uninstall" | "delete"),
+        "terraform" | "tofu" => {
+            verb == "destroy"
+                || verb == "state" && cmd.words().nth(1) == Some("rm")
+                || has("-destroy")
+        }
+        "op" | "bw" | "vault" | "aws" | "gcloud" | "az" | "gh" => {
+            cmd.words()
+                .any(|w| matches!(w, "delete" | "rm" | "remove" | "destroy" | "purge"))
+                || text.contains(" rb ")
+                || text.contains("secretsmanager delete")
+        }
+        "dropdb" | "dropuser" => true,
+        "psql" | "mysql" | "sqlite3" | "mongo" | "mongosh" | "redis-cli" | "sqlcmd"
+        | "clickhouse-client" => {
+            text.contains("drop ")
+                || text.contains("truncate ")
+                || text.contains("delete from")
+                || text.contains("flushall")
+                || text.contains("flushdb")
+                || text.contains("dropdatabase")
+        }
+        "npm" | "pnpm" | "yarn" => {
+            verb == "cache" && cmd.words().nth(1) == Some("clean") || verb == "unpublish"
+        }
+        "uv" | "pip" | "pip3" | "poetry" | "conda" => {
+            verb == "cache" && matches!(cmd.words().nth(1), Some("clean" | "purge" | "clear"))
+                || verb == "uninstall" && short_has('y')
+                || verb == "env" && cmd.words().nth(1) == Some("remove")
+        }
+        "chmod" | "chown" => {
+            short_has('R')
+                && cmd
+                    .words()
+                    .any(|w| w == "/" || w == "~" || w.starts_with("/etc") || w.starts_with("/usr"))
+        }
+        "find" => has("-delete") || text.contains("-exec rm"),
+        "xargs" => cmd.words().next() == Some("rm"),
+        "pg_dropcluster" => true,
+        _ => {
+            text.contains("drop database")
+                || text.contains("drop table")
+                || text.contains("drop schema")
+                || cmd.flags().any(|f| f == "--force-delete" || f == "--purge")
+        }
+    }
+}
+
+/// Whether any command of the line destroys something.
+pub fn line_is_destructive(line: &str) -> bool {
+    parse(line).iter().any(is_destructive)
+}
+
+/// Whether every command of the line only looks.
+pub fn line_is_diagnostic(line: &str) -> bool {
+    let cmds = parse(line);
+    !cmds.is_empty() && cmds.iter().all(|c| is_diagnostic(c) || is_setup(c))
+}
+
+/// Whether a command may never be advice, whatever the evidence: it destroys or
+/// deletes (any `rm`, even of one file: "remove whatever is in the way" is no lesson),
+/// or switches a safety off. Fetch-and-run is a property of a line: see
+/// [`line_is_never_advice`].
+pub fn is_never_advice(cmd: &Command) -> bool {
+    is_destructive(cmd) || deletes(cmd) || switches_safety_off(cmd)
+}
+
+/// Whether a command deletes files or what git tracks.
+pub fn deletes(cmd: &Command) -> bool {
+    match cmd.tool() {
+        "rm" | "rmdir" | "unlink" | "shred" | "trash" | "trash-put" | "srm" | "del" | "rd"
+        | "Remove-Item" => true,
+        "git" => matches!(cmd.verb(), Some("rm" | "clean")),
+        "find" => cmd.args.iter().any(|a| a == "-delete") || cmd.text().contains("-exec rm"),
+        "xargs" => cmd
+            .words()
+            .next()
+            .is_some_and(|w| matches!(w, "rm" | "rmdir" | "unlink")),
+        _ => false,
+    }
+}
+
+/// Options and settings that turn a check off: TLS verification, git hooks, the
+/// system package guard, permissions, the security module.
+pub fn switches_safety_off(cmd: &Command) -> bool {
+    const FLAGS: &[&str] = &[
+        "--no-verify",
+        "--break-system-packages",
+        "--insecure",
+        "--no-check-certificate",
+        "--trusted-host",
+        "--allow-unauthenticated",
+        "--force-yes",
+        "--disable-web-security",
+        "--dangerously-skip-permissions",
+        "--no-gpg-checks",
+        "--nogpgcheck",
+        "--skip-ssl-validation",
+        "--unsafe-perm",
+    ];
+    const ENV: &[&str] = &[
+        "GIT_SSL_NO_VERIFY",
+        "NODE_TLS_REJECT_UNAUTHORIZED=0",
+        "PYTHONHTTPSVERIFY=0",
+        "CURL_CA_BUNDLE=",
+        "PIP_BREAK_SYSTEM_PACKAGES",
+        "HUSKY=0",
+        "SKIP=",
+    ];
+    if cmd.flags().any(|f| FLAGS.contains(&f))
+        || cmd.env.iter().any(|e| ENV.iter().any(|v| e.starts_with(v)))
+    {
+        return true;
+    }
+    let text = cmd.text().to_ascii_lowercase();
+    let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+    match cmd.tool() {
+        "curl" => cmd
+            .flags()
+            .any(|f| f == "-k" || (f.starts_with('-') && !f.starts_with("--") && f.contains('k'))),
+        "wget" => cmd.flags().any(|f| f == "--no-check-certificate"),
+        "chmod" => args.iter().any(|a| {
+            a.ends_with("777") || a.ends_with("666") || *a == "a+rwx" || *a == "o+w" || *a == "a+w"
+        }),
+        "setenforce" => {
+            args.first() == Some(&"0")
+                || args
+                    .first()
+                    .is_some_and(|a| a.eq_ignore_ascii_case("permissive"))
+        }
+        "git" => {
+            text.contains("sslverify false")
+                || text.contains("sslverify=false")
+                || text.contains("core.hookspath /dev/null")
+        }
+        "npm" | "pnpm" | "yarn" => {
+            text.contains("strict-ssl false") || text.contains("strict-ssl=false")
+        }
+        "pip" | "pip3" => text.contains("break-system-packages"),
+        "sudo" => false,
+        "ufw" => args.first() == Some(&"disable"),
+        "spctl" => text.contains("--master-disable") || text.contains("--global-disable"),
+        "csrutil" => args.first() == Some(&"disable"),
+        "systemctl" => {
+            matches!(cmd.verb(), Some("stop" | "disable" | "mask"))
+                && cmd.words().any(|w| {
+                    w.contains("firewall") || w.contains("apparmor") || w.contains("selinux")
+                })
+        }
+        "Set-ExecutionPolicy" => text.contains("unrestricted") || text.contains("bypass"),
+        _ => false,
+    }
+}
+
+/// Whether the line fetches code and runs it (`curl … | sh`, `bash <(curl …)`,
+/// `sh -c "$(wget -O- …)"`, `iex (iwr …)`): never advice, whoever suggested it.
+pub fn fetches_and_runs(line: &str) -> bool {
+    const FETCH: &[&str] = &[
+        "curl",
+        "wget",
+        "iwr",
+        "irm",
+        "invoke-webrequest",
+        "invoke-restmethod",
+        "fetch",
+    ];
+    const RUN: &[&str] = &[
+        "sh",
+        "bash",
+        "zsh",
+        "dash",
+        "ksh",
+        "fish",
+        "python",
+        "python3",
+        "perl",
+        "ruby",
+        "node",
+        "iex",
+        "invoke-expression",
+        "pwsh",
+        "powershell",
+        "source",
+        ".",
+    ];
+    let lower = line.to_ascii_lowercase();
+    let cmds = parse(line);
+    let mut fetched = false;
+    for cmd in &cmds {
+        let tool = cmd.tool().to_ascii_lowercase();
+        let tool = tool.as_str();
+        if fetched
+            && cmd.filters
+            && (RUN.contains(&tool)
+                || tool == "sudo" && cmd.words().next().is_some_and(|w| RUN.contains(&w)))
+        {
+            return true;
+        }
+        // A fetch feeds the stages piped after it; a new pipeline starts afresh.
+        fetched = (cmd.filters && fetched) || FETCH.contains(&tool);
+    }
+    let fetch_inside = FETCH.iter().any(|f| {
+        lower.contains(&format!("<({f} "))
+            || lower.contains(&format!("$({f} "))
+            || lower.contains(&format!("({f} "))
+    });
+    let runs_it = RUN.iter().any(|r| {
+        lower.starts_with(&format!("{r} <("))
+            || lower.contains(&format!(" {r} <("))
+            || lower.contains(&format!("{r} -c \"$("))
+            || lower.contains(&format!("{r} -c \"`"))
+            || lower.contains(&format!("{r} -c '$("))
+    }) || lower.contains("iex (")
+        || lower.contains("iex(")
+        || lower.contains("invoke-expression");
+    fetch_inside && runs_it
+}
+
+/// Whether any command of the line may never be advice, or the line fetches and runs.
+pub fn line_is_never_advice(line: &str) -> bool {
+    fetches_and_runs(line) || parse(line).iter().any(is_never_advice)
+}
