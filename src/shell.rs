@@ -220,6 +220,26 @@ pub fn primary(commands: &[Command]) -> Option<&Command> {
         .or(commands.last())
 }
 
+/// The command of a line that failed: the one the error names (`touch: x: No such file
+/// or directory`, `zsh: command not found: lspci`), else the primary. In a chain the
+/// first failure stops the line, so the last command is often not the one that failed.
+pub fn failing<'a>(commands: &'a [Command], error: &str) -> Option<&'a Command> {
+    let lower = error.to_ascii_lowercase();
+    commands
+        .iter()
+        .filter(|c| !c.filters && !is_setup(c) && c.tool().len() > 1)
+        .find(|c| {
+            let t = c.tool().to_ascii_lowercase();
+            lower.starts_with(&format!("{t}:"))
+                || lower.contains(&format!("\n{t}:"))
+                || lower.contains(&format!("| {t}:"))
+                || lower.contains(&format!("not found: {t}"))
+                || lower.contains(&format!("{t}: command not found"))
+                || lower.contains(&format!("{t}: not found"))
+        })
+        .or_else(|| primary(commands))
+}
+
 /// `cd`, `source`, `.`, `export`, `set`: commands that only prepare the shell.
 pub fn is_setup(cmd: &Command) -> bool {
     matches!(

@@ -47,9 +47,37 @@ pub enum Outcome {
     ToolError,
 }
 
+/// How the Claude Code that wrote a failure spells it. Since 2.0 a failing Bash command
+/// always starts `Exit code N` and the file tools wrap their refusals in
+/// `<tool_use_error>`, so a bare sentence in their place is the feedback the user typed
+/// when rejecting the call. Before 2.0 a failing command's output stood alone, so a bare
+/// sentence there is the tool's and never the user's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    /// 1.x transcripts.
+    Early,
+    /// 2.0 and later, and every live hook.
+    Current,
+}
+
+impl Era {
+    /// The era of a Claude Code version string (`1.0.24`, `2.1.150`); none is current.
+    pub fn of(version: Option<&str>) -> Era {
+        match version.and_then(|v| v.split('.').next()?.trim().parse::<u32>().ok()) {
+            Some(major) if major < 2 => Era::Early,
+            _ => Era::Current,
+        }
+    }
+}
+
 /// Classifies a failed call from Claude Code's error text. Returns the outcome and,
 /// for a rejection, the user's words.
 pub fn classify_failure(tool: &str, text: &str) -> (Outcome, Option<String>) {
+    classify_failure_in(tool, text, Era::Current)
+}
+
+/// [`classify_failure`] for a failure written by Claude Code of `era`.
+pub fn classify_failure_in(tool: &str, text: &str, era: Era) -> (Outcome, Option<String>) {
     let t = text.trim();
     let t = t.strip_prefix("Error: ").unwrap_or(t);
     const REJECTED: &str = "The user doesn't want to proceed with this tool use.";
@@ -91,7 +119,7 @@ pub fn classify_failure(tool: &str, text: &str) -> (Outcome, Option<String>) {
     {
         return (Outcome::ToolError, None);
     }
-    if is_users_words(tool, t) {
+    if era == Era::Current && is_users_words(tool, t) {
         return (Outcome::Rejected, Some(t.to_string()));
     }
     (Outcome::Error, None)
@@ -131,9 +159,11 @@ fn is_users_words(tool: &str, text: &str) -> bool {
     ];
     let lower = text.to_ascii_lowercase();
     let words = text.split_whitespace().count();
+    // Only these tools spell every failure of their own in a fixed shape (`Exit code`,
+    // `<tool_use_error>`); WebFetch, Task and the rest print bare errors of their own.
     matches!(
         tool,
-        "Bash" | "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "WebFetch" | "Task"
+        "Bash" | "Edit" | "Write" | "MultiEdit" | "NotebookEdit"
     ) && !text.contains('\n')
         && (3..=80).contains(&words)
         && text.starts_with(|c: char| c.is_alphabetic())
@@ -172,6 +202,10 @@ pub struct Observation {
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub prompt: Option<String>,
+    /// A command that succeeded but whose output says it changed nothing ("Everything
+    /// up-to-date", "Requirement already satisfied", "running in background"): no fix.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub noop: bool,
 }
 
 fn is_empty_input(input: &Input) -> bool {
@@ -215,6 +249,12 @@ pub fn is_noisy_command(command: &str) -> bool {
 pub fn error_excerpt(text: &str, max: usize) -> String {
     const SIGNALS: &[&str] = &[
         // Advice the tool itself gives: often the whole lesson.
+        "hint:",
+        "help:",
+        "did you mean",
+        "to fix",
+        "try:",
+        "try running",
         "use \"",
         "use `",
         "please run",
@@ -250,11 +290,25 @@ pub fn error_excerpt(text: &str, max: usize) -> String {
     ];
     let mut picked: Vec<&str> = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    // A remedy announced on a line of its own ("Run", "To fix this, run:") is spelled
+    // out on the indented lines after it: they are the lesson (git's own
+    // `git config --global user.email …`).
+    let mut remedy_lines = 0u8;
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let lower = line.to_ascii_lowercase();
-        if SIGNALS.iter().any(|s| lower.contains(s)) && seen.insert(line) {
+        let announces = matches!(
+            lower.trim_end_matches([':', '.']),
+            "run" | "try" | "to fix this, run" | "please run" | "you can run" | "run this"
+        ) || lower.ends_with(", run:");
+        let signal = SIGNALS.iter().any(|s| lower.contains(s)) || remedy_lines > 0;
+        if signal && seen.insert(line) {
             picked.push(line);
         }
+        remedy_lines = if announces {
+            2
+        } else {
+            remedy_lines.saturating_sub(1)
+        };
     }
     // An exit code alone says little: the last lines of the output usually say why.
     if picked
@@ -305,7 +359,8 @@ pub fn from_tool_event(payload: &Payload, event: Event, now: DateTime<Utc>) -> O
         Event::Failure if payload.is_interrupt => (Outcome::Blocked, None),
         Event::Failure => {
             let text = payload.error.as_deref().unwrap_or("");
-            match classify_failure(&tool, text) {
+            let era = Era::of(payload.claude_version.as_deref());
+            match classify_failure_in(&tool, text, era) {
                 (Outcome::Error, _) => (Outcome::Error, Some(error_excerpt(text, ERROR_CHARS))),
                 (Outcome::Rejected, said) => {
                     feedback = said.map(|s| bounded(&s, PROMPT_CHARS));
@@ -317,12 +372,18 @@ pub fn from_tool_event(payload: &Payload, event: Event, now: DateTime<Utc>) -> O
         _ if payload.tool_response.interrupted => (Outcome::Blocked, None),
         _ => (Outcome::Success, None),
     };
+    let printed = [&payload.tool_response.stdout, &payload.tool_response.stderr];
+    let noop = outcome == Outcome::Success
+        && printed
+            .iter()
+            .any(|out| out.as_deref().is_some_and(says_nothing_happened));
     let mut obs = base(payload, event, now);
     obs.tool = Some(tool);
     obs.input = input;
     obs.outcome = Some(outcome);
     obs.error = error;
     obs.prompt = feedback;
+    obs.noop = noop;
     Some(obs)
 }
 
@@ -350,7 +411,36 @@ fn base(payload: &Payload, event: Event, now: DateTime<Utc>) -> Observation {
         outcome: None,
         error: None,
         prompt: None,
+        noop: false,
     }
+}
+
+/// Whether a command's output says it did nothing: the state was already what was asked
+/// for, or the work only started in the background.
+pub fn says_nothing_happened(output: &str) -> bool {
+    const NOTHING: &[&str] = &[
+        "everything up-to-date",
+        "already up to date",
+        "already up-to-date",
+        "requirement already satisfied",
+        "is already the newest version",
+        "0 upgraded, 0 newly installed",
+        "is already installed",
+        "already installed and up-to-date",
+        "nothing to commit",
+        "nothing added to commit",
+        "no changes added to commit",
+        "nothing to do",
+        "up to date, audited",
+        "running in background",
+        "command running in background",
+        "no changes detected",
+        "no changes to apply",
+        "already exists, skipping",
+        "is already running",
+    ];
+    let head: String = crate::text::clip_chars(output, 4_000).to_ascii_lowercase();
+    NOTHING.iter().any(|n| head.contains(n))
 }
 
 /// The pending observation file of a session.

@@ -43,6 +43,10 @@ pub struct Payload {
     /// Stop: a Stop hook already blocked this turn once.
     #[serde(deserialize_with = "any_flag")]
     pub stop_hook_active: bool,
+    /// The Claude Code version that wrote a replayed transcript line (live payloads have
+    /// none: they come from a current build). Failure texts changed shape over versions.
+    #[serde(deserialize_with = "any_text")]
+    pub claude_version: Option<String>,
 }
 
 /// The parts of a tool's input we record.
@@ -81,6 +85,11 @@ pub struct Todo {
 pub struct ToolResponse {
     #[serde(deserialize_with = "any_flag")]
     pub interrupted: bool,
+    /// Bash: what the command printed (read for "nothing happened", never stored).
+    #[serde(deserialize_with = "any_text")]
+    pub stdout: Option<String>,
+    #[serde(deserialize_with = "any_text")]
+    pub stderr: Option<String>,
 }
 
 /// Claude Code's status line input: the fields the activity log keeps.

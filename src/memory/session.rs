@@ -203,6 +203,7 @@ mod tests {
             outcome: Some(Outcome::Success),
             error: None,
             prompt: None,
+            noop: false,
         }
     }
 

@@ -364,7 +364,7 @@ mod tests {
             "{text}"
         );
         assert_eq!(ops.len(), 1, "{text}");
-        assert!(refused[0].contains("destructive"), "{refused:?}");
+        assert!(refused[0].contains("destroys"), "{refused:?}");
     }
 
     #[test]

@@ -151,6 +151,7 @@ mod tests {
             outcome,
             error: None,
             prompt: None,
+            noop: false,
         }
     }
 

@@ -206,3 +206,24 @@ fn probes_of_network_hardware_and_system_are_diagnostics() {
         assert!(!line_is_diagnostic(line), "{line}");
     }
 }
+
+#[test]
+fn the_failing_command_is_the_one_the_error_names() {
+    let cmds = parse("mkdir -p out && touch out/a/.gitkeep && ls out");
+    let f = failing(&cmds, "touch: out/a/.gitkeep: No such file or directory").unwrap();
+    assert_eq!(f.tool(), "touch");
+    let cmds = parse("lspci | grep -E 'VGA|3D'");
+    assert_eq!(
+        failing(&cmds, "(eval):1: command not found: lspci")
+            .unwrap()
+            .tool(),
+        "lspci"
+    );
+    let cmds = parse("cd api && cargo test");
+    assert_eq!(
+        failing(&cmds, "error: could not compile `api`")
+            .unwrap()
+            .tool(),
+        "cargo"
+    );
+}

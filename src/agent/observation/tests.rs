@@ -120,3 +120,71 @@ fn failures_are_classified_by_who_stopped_them() {
         Outcome::Blocked
     );
 }
+
+#[test]
+fn a_bare_sentence_is_the_users_only_where_claude_code_spells_tool_failures_otherwise() {
+    let said = "please add transformer.js too first";
+    assert_eq!(
+        classify_failure_in("Bash", said, Era::Current),
+        (Outcome::Rejected, Some(said.to_string()))
+    );
+    // Before 2.0 a failing command's output stood alone: it is the tool's.
+    for (tool, text) in [
+        ("Bash", "Everything up-to-date"),
+        ("Bash", "On branch main nothing added to commit"),
+        ("Edit", "Use the Read tool first then write the file"),
+    ] {
+        assert_eq!(
+            classify_failure_in(tool, text, Era::Early).0,
+            Outcome::Error,
+            "{text}"
+        );
+    }
+    // Tools that print bare errors of their own never carry the user's words.
+    for tool in ["WebFetch", "Task", "Glob", "mcp__github__create_issue"] {
+        assert_ne!(
+            classify_failure_in(
+                tool,
+                "Domain example.com is not on the allow list",
+                Era::Current
+            )
+            .0,
+            Outcome::Rejected,
+            "{tool}"
+        );
+    }
+    assert_eq!(Era::of(Some("1.0.24")), Era::Early);
+    assert_eq!(Era::of(Some("2.0.5")), Era::Current);
+    assert_eq!(Era::of(None), Era::Current);
+}
+
+#[test]
+fn the_remedy_a_tool_spells_out_is_kept() {
+    let git = "Exit code 128\nAuthor identity unknown\n\n*** Please tell me who you are.\n\nRun\n\n  git config --global user.email \"you@example.com\"\n  git config --global user.name \"Your Name\"\n\nto set your account's default identity.\nfatal: unable to auto-detect email address (got 'x@y.(none)')";
+    let excerpt = error_excerpt(git, 300);
+    assert!(
+        excerpt.contains("git config --global user.email"),
+        "{excerpt}"
+    );
+    let cargo = "Exit code 101\nerror[E0425]: cannot find value `x`\nhelp: a local variable with a similar name exists: `y`";
+    assert!(error_excerpt(cargo, 300).contains("help: a local variable"));
+}
+
+#[test]
+fn output_that_says_nothing_happened_is_noticed() {
+    for out in [
+        "Everything up-to-date",
+        "Requirement already satisfied: requests in /usr/lib/python3",
+        "nginx is already the newest version (1.22).\n0 upgraded, 0 newly installed",
+        "On branch main\nnothing to commit, working tree clean",
+        "Command running in background with ID: b1",
+    ] {
+        assert!(says_nothing_happened(out), "{out}");
+    }
+    for out in [
+        "[main 3f2a9c1] fix: parse dates\n 1 file changed",
+        "added 12 packages",
+    ] {
+        assert!(!says_nothing_happened(out), "{out}");
+    }
+}

@@ -23,10 +23,13 @@ fn text_of(content: &Value) -> String {
 }
 
 /// The dialogue of transcript lines as plain text for a reader (the llm lenses): what
-/// the user typed, what the assistant said, which tools it called and which failed.
-/// Attachments (our injected context among them) and meta lines are left out.
+/// the user typed, what the assistant said, which tools it called and which failed, each
+/// line labelled by whose words it holds (the user's, the assistant's, a tool's output),
+/// so that a tool's text is never presented as the user's. Attachments (our injected
+/// context among them) and meta lines are left out.
 pub fn dialogue(text: &str) -> String {
     let mut out = String::new();
+    let mut tools: std::collections::HashMap<String, String> = Default::default();
     for line in text.lines() {
         let Ok(v) = serde_json::from_str::<Value>(line) else {
             continue;
@@ -51,10 +54,15 @@ pub fn dialogue(text: &str) -> String {
                     if let prompt::Line::Prompt(p) = prompt::classify(&content) {
                         out.push_str(&format!("User: {p}\n"));
                     }
+                    let era = crate::agent::observation::Era::of(
+                        v.get("version").and_then(Value::as_str),
+                    );
                     for b in blocks {
                         if b.get("is_error").and_then(Value::as_bool) == Some(true) {
                             let text = text_of(b.get("content").unwrap_or(&Value::Null));
-                            out.push_str(&failure_line(&text));
+                            let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or("");
+                            let tool = tools.get(id).map_or("", String::as_str);
+                            out.push_str(&failure_line(tool, &text, era));
                         }
                     }
                 }
@@ -67,11 +75,13 @@ pub fn dialogue(text: &str) -> String {
                             "Assistant: {}\n",
                             b["text"].as_str().unwrap_or("")
                         )),
-                        Some("tool_use") => out.push_str(&format!(
-                            "Assistant ran {}: {}\n",
-                            b["name"].as_str().unwrap_or("?"),
-                            b["input"]
-                        )),
+                        Some("tool_use") => {
+                            let name = b["name"].as_str().unwrap_or("?");
+                            if let Some(id) = b["id"].as_str() {
+                                tools.insert(id.to_string(), name.to_string());
+                            }
+                            out.push_str(&format!("Assistant ran {name}: {}\n", b["input"]));
+                        }
                         _ => {}
                     }
                 }
@@ -82,19 +92,29 @@ pub fn dialogue(text: &str) -> String {
     out
 }
 
-/// A failed tool call as the lenses read it: who stopped it, and why.
-fn failure_line(text: &str) -> String {
-    use crate::agent::observation::{Outcome, classify_failure};
+/// A failed tool call as the lenses read it: who stopped it, and why, with the words
+/// labelled by their source.
+fn failure_line(tool: &str, text: &str, era: crate::agent::observation::Era) -> String {
+    use crate::agent::observation::{Outcome, classify_failure_in};
     let clipped = |t: &str| crate::text::one_line(t, 300);
-    match classify_failure("Bash", text) {
+    match classify_failure_in(tool, text, era) {
         (Outcome::Rejected, Some(said)) => {
-            format!("User rejected the call and said: {}\n", clipped(&said))
+            format!(
+                "User rejected the call and typed (the user's own words): {}\n",
+                clipped(&said)
+            )
         }
         (Outcome::Rejected, None) => "User rejected the call.\n".into(),
         (Outcome::Blocked, _) => "User interrupted the call.\n".into(),
         (Outcome::Denied, _) => "The call was not permitted.\n".into(),
-        (Outcome::ToolError, _) => format!("The tool refused its input: {}\n", clipped(text)),
-        _ => format!("Tool failed: {}\n", clipped(text)),
+        (Outcome::ToolError, _) => format!(
+            "The tool refused its input (tool output, not the user's words): {}\n",
+            clipped(text)
+        ),
+        _ => format!(
+            "Tool failed (tool output, not the user's words): {}\n",
+            clipped(text)
+        ),
     }
 }
 

@@ -257,6 +257,9 @@ fn tool_event(
     let mut p = base(t, path, hook);
     p["tool_name"] = json!(name);
     p["tool_input"] = input;
+    if let Some(version) = line.get("version").and_then(Value::as_str) {
+        p["claude_version"] = json!(version);
+    }
     let text = text_of(block.get("content").unwrap_or(&Value::Null));
     if failed {
         if text

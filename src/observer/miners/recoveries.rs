@@ -9,8 +9,16 @@
 //! - a setup step the error asks for, then the same command again (`git config
 //!   user.email …`, `terraform init`).
 //!
-//! Never a fix: diagnostics (looked past), destructive commands (the recovery is
-//! dropped), or the same command again (a flaky failure).
+//! A fix is confirmed by its outcome, not by coming next: the failed command itself, or
+//! its modified form (same program, same target), must succeed after it, with no user
+//! message in between (unless the step is the one the error itself asked for), within
+//! `GAP`, in the same folder, and with output that does not say nothing happened
+//! ("Everything up-to-date"). Another host, script or folder is another story.
+//!
+//! Never a fix: diagnostics (looked past), anything that may never be advice (it
+//! deletes, fetches and runs code, or switches a safety off: the recovery is dropped),
+//! the failed program run again as its own "step" (`cp` before `cp`), or the same
+//! command again (a flaky failure).
 
 use std::collections::BTreeMap;
 
@@ -21,6 +29,13 @@ use crate::shell::{self, Command};
 
 /// How far after a failure its fix may come.
 const LOOKAHEAD: usize = 12;
+/// How long after a failure its fix may come: later, the world changed in between.
+const GAP_SECONDS: i64 = 15 * 60;
+
+fn seconds_between(a: &str, b: &str) -> Option<i64> {
+    let t = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
+    Some((t(b)? - t(a)?).num_seconds())
+}
 
 /// A fix and how to say it.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,19 +65,19 @@ pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
             continue;
         };
         // A failed look can still teach a set-up step; a destructive command never.
-        if shell::line_is_destructive(line) {
+        if shell::line_is_never_advice(line) {
             continue;
         }
         let error = failed.error.as_deref().unwrap_or("");
         let sig = signature(error);
         let cmds = shell::parse(line);
-        let Some(fail) = shell::primary(&cmds) else {
+        let Some(fail) = shell::failing(&cmds, error) else {
             continue;
         };
         if sig.is_empty() {
             continue;
         }
-        let Some((fix, fixed_line)) = find_fix(&session[i + 1..], fail, line, error) else {
+        let Some((fix, fixed_line)) = find_fix(failed, &session[i + 1..], fail, line, error) else {
             continue;
         };
         // Where the fix is general (another tool, absolute paths), the failure's
@@ -98,16 +113,38 @@ pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
     out
 }
 
-/// Looks past diagnostics for the command that answered the failure.
+/// Looks past diagnostics for the command that answered the failure, and keeps it only
+/// when the outcome confirms it (see the module's rules).
 fn find_fix<'a>(
+    failed: &Observation,
     later: &'a [Observation],
     fail: &Command,
     fail_line: &str,
     error: &str,
 ) -> Option<(Fix, &'a str)> {
+    let (fix, line, asked) = candidate_fix(failed, later, fail, fail_line, error)?;
+    // With the user's words in between, only the step the error itself asked for
+    // (`git config user.email …` after "Please tell me who you are") is the fix.
+    if asked && !fix.key.starts_with("first:") {
+        return None;
+    }
+    let absolute = fix.key == "absolute-path";
+    (!shell::line_is_never_advice(line) || absolute).then_some((fix, line))
+}
+
+fn candidate_fix<'a>(
+    failed: &Observation,
+    later: &'a [Observation],
+    fail: &Command,
+    fail_line: &str,
+    error: &str,
+) -> Option<(Fix, &'a str, bool)> {
     let mut setup: Option<Command> = None;
     let mut prompts = 0;
     for obs in later.iter().take(LOOKAHEAD) {
+        if seconds_between(&failed.ts, &obs.ts).is_some_and(|s| s > GAP_SECONDS) {
+            return None;
+        }
         // The user may answer a question on the way (an email for `git config`); a
         // second prompt is another task.
         if obs.event == Event::Prompt {
@@ -116,6 +153,11 @@ fn find_fix<'a>(
                 return None;
             }
             continue;
+        }
+        let asked = prompts > 0;
+        // Another folder is another story (the shell's own `cd` aside, below).
+        if !obs.cwd.is_empty() && !failed.cwd.is_empty() && obs.cwd != failed.cwd {
+            return None;
         }
         if obs
             .tool
@@ -128,20 +170,21 @@ fn find_fix<'a>(
         let Some(line) = shell_command(obs) else {
             continue;
         };
-        if shell::line_is_destructive(line) {
+        if shell::line_is_never_advice(line) {
             return None;
         }
         let cmds = shell::parse(line);
         let Some(next) = shell::primary(&cmds) else {
             continue;
         };
-        let ok = obs.outcome == Some(Outcome::Success);
+        // A command whose output says nothing happened changed nothing.
+        let ok = obs.outcome == Some(Outcome::Success) && !obs.noop;
         // A look is no fix, unless it is the failed look done with the right tool.
         if shell::line_is_diagnostic(line) {
             let sibling =
                 relate(fail, fail_line, error, next, &cmds).filter(|f| f.key.starts_with("use:"));
             match sibling {
-                Some(fix) if ok => return Some((fix, line)),
+                Some(fix) if ok => return Some((fix, line, asked)),
                 _ => continue,
             }
         }
@@ -149,6 +192,8 @@ fn find_fix<'a>(
         let before_fail: Vec<String> = shell::parse(fail_line).iter().map(Command::text).collect();
         let on_the_line = cmds.iter().find(|c| {
             c.text() != next.text()
+                && !c.filters
+                && !same_program(c, fail)
                 && !shell::is_setup(c)
                 && !shell::is_diagnostic(c)
                 && !before_fail.contains(&c.text())
@@ -157,10 +202,10 @@ fn find_fix<'a>(
         if ok && same_kind && next.text() != fail.text() {
             // The command changed itself (a variable, a flag): that is the fix.
             if let Some(fix) = relate(fail, fail_line, error, next, &cmds) {
-                return Some((fix, line));
+                return Some((fix, line, asked));
             }
             if let Some(step) = on_the_line {
-                return Some((first(step, fail), line));
+                return Some((first(step, fail), line, asked));
             }
         }
         if next.text() == fail.text() {
@@ -171,10 +216,15 @@ fn find_fix<'a>(
             // after a step that answered the error, that is the lesson; with nothing
             // in between the failure was flaky.
             if let Some(fix) = prefixed(next, &cmds).or_else(|| moved(fail_line, line, error)) {
-                return Some((fix, line));
+                return Some((fix, line, asked));
             }
-            let step = on_the_line.cloned().or(setup.take())?;
-            return Some((first(&step, fail), line));
+            // A step on the same line was put there on purpose; one before it counts
+            // only when the error asked for it, so the user's answer may lie between.
+            if let Some(step) = on_the_line {
+                return Some((first(step, fail), line, asked));
+            }
+            let step = setup.take()?;
+            return Some((first(&step, fail), line, false));
         }
         if !ok {
             continue;
@@ -184,9 +234,9 @@ fn find_fix<'a>(
             .filter(|c| !shell::is_setup(c) && !shell::is_diagnostic(c))
             .find_map(|c| relate(fail, fail_line, error, c, &cmds));
         if let Some(fix) = related {
-            return Some((fix, line));
+            return Some((fix, line, asked));
         }
-        if setup.is_none() && answers(error, next) {
+        if setup.is_none() && !same_program(next, fail) && answers(error, next) {
             setup = Some(next.clone());
         }
     }
@@ -276,6 +326,26 @@ fn prefixed(next: &Command, cmds: &[Command]) -> Option<Fix> {
         advice: format!("run it after {}: {}", code(&first), code(&next.text())),
         title: format!("{} after {first}", next.shape()),
     })
+}
+
+/// Whether two commands are the same program doing the same kind of thing (`cp` and
+/// `cp`, `git commit` and `git commit`, `pnpm exec playwright test` twice): such a
+/// command is a retry, never a step that fixed the other. Behind a runner the tool it
+/// runs and that tool's verb count (`playwright install` is a step for `playwright test`).
+fn same_program(a: &Command, b: &Command) -> bool {
+    let deep = |c: &Command| {
+        let inner = inner_tool(c);
+        let after_inner = inner.as_ref().and_then(|i| {
+            c.args
+                .iter()
+                .skip_while(|w| !w.ends_with(i.as_str()))
+                .skip(1)
+                .find(|w| !w.starts_with('-'))
+                .cloned()
+        });
+        (c.shape(), inner, after_inner)
+    };
+    deep(a) == deep(b)
 }
 
 /// Runner prefixes that run another tool: `uv run X`, `poetry run X`, `pnpm exec X`.
@@ -396,6 +466,11 @@ fn relate(
             let absolute = changed
                 .iter()
                 .any(|w| w.starts_with('/') || w.contains(":\\"));
+            // Another host, script or package is another story: only the same target
+            // spelled right (a path corrected, a name mistyped) is the fix.
+            if !absolute && !respelled(&gone, &changed, fail.tool()) {
+                return None;
+            }
             return Some(if absolute {
                 Fix {
                     key: "absolute-path".into(),
@@ -453,6 +528,43 @@ fn relate(
         });
     }
     None
+}
+
+/// Whether the words that replaced the ones the error named are the same target spelled
+/// right (`test/x.py` → `tests/x.py`, `confg.yml` → `config.yml`), not another one. A
+/// remote tool's changed argument is another host or address: never.
+fn respelled(gone: &[&str], changed: &[&str], tool: &str) -> bool {
+    const REMOTE: &[&str] = &[
+        "ssh",
+        "scp",
+        "rsync",
+        "sftp",
+        "mosh",
+        "curl",
+        "wget",
+        "ping",
+        "nc",
+        "telnet",
+        "http",
+        "xh",
+        "dig",
+        "nslookup",
+        "host",
+        "snmpget",
+        "snmpwalk",
+        "mysql",
+        "psql",
+        "redis-cli",
+    ];
+    if REMOTE.contains(&tool) {
+        return false;
+    }
+    gone.iter().any(|g| {
+        changed.iter().any(|c| {
+            let ratio = similar::TextDiff::from_chars(*g, *c).ratio();
+            ratio >= 0.75 || (c.ends_with(*g) && c.len() > g.len())
+        })
+    })
 }
 
 /// Whether the error text names `program` as a thing to run.
