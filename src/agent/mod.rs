@@ -9,3 +9,4 @@ pub mod payload;
 pub mod project;
 pub mod redact;
 pub mod transcript;
+pub mod typed;

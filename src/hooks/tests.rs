@@ -186,3 +186,27 @@ fn a_payload_without_a_session_is_skipped_and_writes_nothing() {
     assert_eq!(bytes.unwrap(), Outcome::default());
     assert!(observation::of_session(&memory.paths, SID).is_empty());
 }
+
+#[test]
+fn session_start_pushes_only_episodes_two_sessions_confirmed() {
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    let episode = |name: &str, occurrences: u32, title: &str| {
+        memory.write(
+            &format!("episodes/{name}.md"),
+            &format!(
+                "---\ndate: 2026-02-10\ntype: episode\nproject: \"ledger\"\ntags: [\"testing\"]\npattern: \"k:{name}\"\noccurrences: {occurrences}\nprovenance: model\n---\n\n# {title}\n\nWhat happened.\n"
+            ),
+        );
+    };
+    episode("2026-02-10-twice", 2, "Port busy twice");
+    episode("2026-02-11-once", 1, "A one-off mishap");
+    let start = run(
+        &memory,
+        HookEvent::SessionStart,
+        payload("SessionStart", &cwd, json!({"source": "startup"})),
+    );
+    let text = context(&start);
+    assert!(text.contains("Port busy twice"), "{text}");
+    assert!(!text.contains("one-off"), "{text}");
+}

@@ -1,6 +1,7 @@
 //! Turns one markdown file into the document the index stores. A file whose
 //! frontmatter does not parse is still indexed, by its whole text, so it stays findable.
 
+use crate::memory::provenance::Provenance;
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
@@ -74,6 +75,9 @@ pub fn build(
     doc
 }
 
+/// The flag of an episode seen in two sessions or stated by the user.
+pub const CONFIRMED: &str = "confirmed";
+
 fn add_instinct(doc: &mut TantivyDocument, fields: &Fields, i: &Instinct) {
     doc.add_text(fields.trigger, &i.trigger);
     doc.add_text(fields.action, &i.action);
@@ -85,6 +89,9 @@ fn add_instinct(doc: &mut TantivyDocument, fields: &Fields, i: &Instinct) {
         if on {
             doc.add_text(fields.flags, flag);
         }
+    }
+    if let Some(p) = i.provenance {
+        doc.add_text(fields.flags, format!("provenance-{}", p.name()));
     }
     add_censor(doc, fields, i.censor.as_deref());
     add_opt(doc, fields.command, i.command.as_deref());
@@ -133,6 +140,14 @@ fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &st
     }
     if let Some(d) = n.tags.first() {
         doc.add_text(fields.domain, d);
+    }
+    if let Some(p) = n.provenance {
+        doc.add_text(fields.flags, format!("provenance-{}", p.name()));
+    }
+    // Seen in two sessions or more, or said by the user: SessionStart may push it.
+    // One session's episode stays for search, prompts and failure recall.
+    if n.occurrences >= 2 || n.provenance == Some(Provenance::User) {
+        doc.add_text(fields.flags, CONFIRMED);
     }
     doc.add_i64(fields.created, secs(n.date));
     doc.add_i64(fields.last_seen, secs(n.date));

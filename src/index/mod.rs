@@ -3,6 +3,8 @@
 //! A missing, outdated or corrupt index is rebuilt, never fatal.
 
 mod document;
+
+pub use document::CONFIRMED;
 pub mod schema;
 pub mod search;
 pub mod sync;

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 
 use super::Scalar;
 use super::frontmatter::render_new;
+use super::provenance::Provenance;
 use crate::text::stamp;
 
 /// The text of a new item file: the frontmatter, a blank line, the body.
@@ -34,6 +35,8 @@ pub struct InstinctDraft<'a> {
     pub pattern: Option<&'a str>,
     /// builtin | llm | manual | import
     pub source: &'a str,
+    /// Whose words it holds.
+    pub provenance: Provenance,
     pub created: DateTime<Utc>,
     pub last_seen: DateTime<Utc>,
     pub title: &'a str,
@@ -58,6 +61,7 @@ impl InstinctDraft<'_> {
             fields.push(("paths", Scalar::List(self.paths.to_vec())));
         }
         fields.push(("source", plain(self.source)));
+        fields.push(("provenance", plain(self.provenance.name())));
         if let Some(p) = self.pattern {
             fields.push(("pattern", text(p)));
         }
@@ -78,6 +82,8 @@ pub struct EpisodeDraft<'a> {
     pub title: &'a str,
     /// Everything under the title.
     pub narrative: &'a str,
+    /// Whose words it holds.
+    pub provenance: Provenance,
 }
 
 impl EpisodeDraft<'_> {
@@ -93,6 +99,7 @@ impl EpisodeDraft<'_> {
         if !self.files.is_empty() {
             fields.push(("files", Scalar::List(self.files.to_vec())));
         }
+        fields.push(("provenance", plain(self.provenance.name())));
         new_file(&fields, &format!("# {}\n\n{}", self.title, self.narrative))
     }
 }
@@ -124,6 +131,7 @@ mod tests {
                 paths: &[nasty.to_string()],
                 pattern: None,
                 source: "builtin",
+                provenance: Provenance::Model,
                 created: t,
                 last_seen: t,
                 title: "T",

@@ -33,6 +33,8 @@ pub struct Instinct {
     pub project: Option<String>,
     pub paths: Vec<String>,
     pub source: Option<String>,
+    /// Whose words it holds (absent in older files).
+    pub provenance: Option<super::provenance::Provenance>,
     pub promoted: bool,
     pub promoted_to: Option<String>,
     pub disputed: bool,
@@ -70,6 +72,10 @@ impl Instinct {
             project: f.text("project")?.filter(|p| !p.is_empty()),
             paths: f.list("paths")?,
             source: f.text("source")?,
+            provenance: f
+                .text("provenance")?
+                .as_deref()
+                .and_then(super::provenance::Provenance::from_name),
             promoted: f.bool("promoted")?,
             promoted_to: f.text("promoted_to")?,
             disputed: f.bool("disputed")?,

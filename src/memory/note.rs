@@ -30,6 +30,8 @@ pub struct Note {
     pub pattern: Option<String>,
     pub occurrences: u32,
     pub title: Option<String>,
+    /// Whose words it holds (absent in older files).
+    pub provenance: Option<super::provenance::Provenance>,
 }
 
 impl Note {
@@ -53,6 +55,10 @@ impl Note {
             pattern: f.text("pattern")?,
             occurrences: f.number("occurrences")?.map_or(1, |n| n.max(1.0) as u32),
             title: body::title(doc.body()),
+            provenance: f
+                .text("provenance")?
+                .as_deref()
+                .and_then(super::provenance::Provenance::from_name),
         })
     }
 }

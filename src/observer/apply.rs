@@ -85,6 +85,7 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
             pattern,
             first_seen,
             last_seen,
+            provenance,
         } => {
             let last = run.when(*last_seen);
             let draft = InstinctDraft {
@@ -96,6 +97,7 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
                 paths,
                 pattern: pattern.as_deref(),
                 source: run.source,
+                provenance: *provenance,
                 created: run.when(*first_seen).min(last),
                 last_seen: last,
                 title: &title_of(action),
@@ -119,6 +121,7 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
             occurrences,
             lesson,
             seen,
+            provenance,
         } => {
             let day = day(run.when(*seen));
             let draft = EpisodeDraft {
@@ -130,6 +133,7 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
                 files,
                 title,
                 narrative: lesson.as_deref().unwrap_or(""),
+                provenance: *provenance,
             };
             episode(run, &draft, narrative, out)
         }
@@ -141,10 +145,20 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
             action,
             evidence,
             last_seen,
+            provenance,
         } => {
             let seen = run.when(*last_seen);
             promote_episode(
-                run, episode, name, domain, trigger, action, evidence, seen, out,
+                run,
+                episode,
+                name,
+                domain,
+                trigger,
+                action,
+                evidence,
+                seen,
+                *provenance,
+                out,
             )
         }
         Op::SummarizeSession { session, summary } => summarize(run, session, summary, out),

@@ -112,6 +112,7 @@ fn failing_again(batch: &[Observation], existing: &Existing) -> Vec<Finding> {
                 at: last.map(|o| o.ts.clone()).unwrap_or_default(),
                 session: String::new(),
                 explicit: false,
+                provenance: i.provenance.unwrap_or_default(),
             });
         }
     }
@@ -199,6 +200,7 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
         let seen = sessions.len() as u32 + episode.map_or(0, |e| e.occurrences);
         let total = seen.max(support.iter().map(|f| f.known).max().unwrap_or(0));
         let explicit = support.iter().any(|f| f.explicit);
+        let provenance = first.provenance;
         let project = scope(&key, &support);
         if total >= THRESHOLD || explicit {
             let name = unique_name(&first.domain, &first.title, &mut taken);
@@ -211,6 +213,7 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
                     action: first.action.clone(),
                     evidence: summarise_evidence(&support),
                     last_seen,
+                    provenance,
                 },
                 None => Op::Create {
                     name,
@@ -228,6 +231,7 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
                     pattern: Some(key.clone()),
                     first_seen,
                     last_seen,
+                    provenance,
                 },
             });
         } else {
@@ -245,6 +249,7 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
                 occurrences: total,
                 lesson: Some(format!("{}: {}", capitalized(&first.trigger), first.action)),
                 seen: first_seen,
+                provenance,
             });
         }
     }

@@ -167,7 +167,11 @@ pub fn run(
         // Secrets never leave for the model, and none it echoes back are written.
         let asked = crate::agent::redact::redact(&prompt);
         let (ops, refused) = ops::parse(&call(&config.observer.llm_command, &asked, timeout)?);
-        answer.ops.extend(ops.into_iter().map(Op::redacted));
+        answer.ops.extend(
+            ops.into_iter()
+                .map(Op::redacted)
+                .map(Op::in_the_models_words),
+        );
         answer.refused.extend(refused);
     }
     Ok(answer)

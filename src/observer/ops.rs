@@ -5,6 +5,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::memory::provenance::Provenance;
 use crate::memory::{DOMAINS, is_valid_name};
 
 const MAX_TEXT: usize = 300;
@@ -35,6 +36,9 @@ pub enum Op {
         first_seen: Option<DateTime<Utc>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         last_seen: Option<DateTime<Utc>>,
+        /// Whose words it holds (an engine's answer is the model's: see `llm`).
+        #[serde(default)]
+        provenance: Provenance,
     },
     /// The pattern of an existing instinct was seen again.
     Reinforce {
@@ -62,6 +66,8 @@ pub enum Op {
         /// When the event happened (default: now): the episode's date.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seen: Option<DateTime<Utc>>,
+        #[serde(default)]
+        provenance: Provenance,
     },
     /// An episode seen often enough becomes an instinct at 0.5.
     PromoteEpisode {
@@ -73,6 +79,8 @@ pub enum Op {
         evidence: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         last_seen: Option<DateTime<Utc>>,
+        #[serde(default)]
+        provenance: Provenance,
     },
     /// The `## Summary` of a session summary file.
     SummarizeSession { session: String, summary: String },
@@ -163,6 +171,18 @@ fn advice(trigger: &str, action: &str) -> Result<(), Invalid> {
 impl Op {
     /// The operation with secrets redacted from every text and name (an LLM may repeat
     /// what it was shown).
+    /// The operation with the model as the source of its words: an engine's answer may
+    /// quote the user, but it cannot vouch for it, so it never becomes a user rule.
+    pub fn in_the_models_words(mut self) -> Op {
+        match &mut self {
+            Op::Create { provenance, .. }
+            | Op::Episode { provenance, .. }
+            | Op::PromoteEpisode { provenance, .. } => *provenance = Provenance::Model,
+            _ => {}
+        }
+        self
+    }
+
     pub fn redacted(mut self) -> Op {
         match &mut self {
             Op::Create {

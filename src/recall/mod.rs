@@ -229,9 +229,11 @@ pub fn session_start(
     weighted.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.name.cmp(&b.1.name)));
     let keep = if all { limits.all_up_to } else { limits.top };
     start.instincts = weighted.into_iter().take(keep).map(|(_, i)| i).collect();
+    // Only what two sessions confirmed or the user said is pushed unasked.
     let episodes = BooleanQuery::new(vec![
         (Occur::Must, term(f.kind, Kind::Episode.name())),
         (Occur::Must, term(f.scope, project)),
+        (Occur::Must, term(f.flags, crate::index::CONFIRMED)),
     ]);
     let newest =
         TopDocs::with_limit(EPISODES_AT_START).order_by_fast_field::<i64>("created", Order::Desc);

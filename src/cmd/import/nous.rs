@@ -61,6 +61,7 @@ pub fn entries(text: &str, now: DateTime<Utc>) -> Result<Vec<Value>> {
             paths: &[],
             pattern: None,
             source: "import",
+            provenance: crate::memory::provenance::Provenance::Import,
             created: ts,
             last_seen: ts,
             title: &title,

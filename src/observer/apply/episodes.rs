@@ -1,6 +1,7 @@
 //! The observer's episodes: one file per pattern key that gains a sighting per batch,
 //! and its promotion to an instinct once seen often enough.
 
+use crate::memory::provenance::Provenance;
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
@@ -83,6 +84,7 @@ pub(super) fn promote_episode(
     action: &str,
     evidence: &str,
     seen: DateTime<Utc>,
+    provenance: Provenance,
     out: &mut Applied,
 ) -> Result<(), Error> {
     let store = run.store;
@@ -102,6 +104,7 @@ pub(super) fn promote_episode(
         paths: &note.files,
         pattern: note.pattern.as_deref(),
         source: run.source,
+        provenance,
         created: note.date.unwrap_or(seen).min(seen),
         last_seen: seen,
         title: &title_of(action),

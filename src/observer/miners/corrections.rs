@@ -7,6 +7,11 @@
 //! and hedges ("does it always prompt?", "I'm not sure we should never cache") are
 //! kept out. The same rule in other words is one rule: it is keyed on its polarity and
 //! the things it names (avoid npm; prefer httpx), not on its wording.
+//!
+//! Only the user's own typed words count: what they pasted (a fenced block, a quoted or
+//! indented block, log lines, a README) is set aside first (`agent::typed`), and a
+//! sentence about something ("I only see js/ts stuff", "it is not installed yet") is a
+//! statement, not an imperative.
 
 use std::sync::OnceLock;
 
@@ -124,7 +129,7 @@ fn patterns() -> &'static [(Regex, Shape)] {
         let r = |p: &str| Regex::new(p).expect("a valid pattern");
         vec![
             // ... no X (either), use Y  → prefer Y, avoid X
-            (r(r"(?i)(?:^|[\s,:-])no\s+(?P<b>[\w@./+-]+)(?:\s+either)?\s*(?:[,;:-]+\s*|\s+)(?:just\s+|only\s+)?use\s+(?P<a>[^,;.]{2,60})"), Shape::PreferAvoid),
+            (r(r"(?i)(?:^|[,:;-]\s*)no\s+(?P<b>[\w@./+-]+)(?:\s+either)?\s*(?:[,;:-]+\s*|\s+)(?:just\s+|only\s+)?use\s+(?P<a>[^,;.]{2,60})"), Shape::PreferAvoid),
             // no X anywhere / at all / in <place>
             (r(r"(?i)^no\s+(?P<b>[^,;.]{2,60}?)\s+(?:anywhere|at all|ever|in this repo|here)\b"), Shape::Avoid),
             // don't/never use X, use Y  → prefer Y, avoid X
@@ -143,13 +148,127 @@ fn patterns() -> &'static [(Regex, Shape)] {
     })
 }
 
+/// Words that open a statement about something rather than an instruction.
+const SUBJECTS: &[&str] = &[
+    "i", "i'm", "im", "i've", "i'd", "i'll", "my", "we", "we're", "we've", "our", "it", "it's",
+    "its", "this", "that", "these", "those", "there", "there's", "they", "he", "she", "the", "a",
+    "an", "your", "you're", "here", "here's", "what", "which",
+];
+
+/// What "no X" names when it is no rule at all: "no longer", "no need", "no idea".
+const NOT_A_THING: &[&str] = &[
+    "longer",
+    "more",
+    "need",
+    "way",
+    "idea",
+    "problem",
+    "problems",
+    "one",
+    "matter",
+    "worries",
+    "doubt",
+    "reason",
+    "point",
+    "change",
+    "changes",
+    "luck",
+    "difference",
+    "clue",
+    "issue",
+    "issues",
+    "thanks",
+    "rush",
+];
+
+/// Words a rule's key may hold that name nothing: a rule of only these says nothing.
+const VAGUE: &[&str] = &[
+    "same",
+    "again",
+    "thing",
+    "way",
+    "other",
+    "different",
+    "more",
+    "less",
+    "better",
+    "first",
+    "now",
+    "then",
+    "try",
+    "that",
+    "what",
+    "like",
+    "good",
+    "right",
+    "ok",
+    "okay",
+    "it",
+    "them",
+];
+
+/// Whether a "not" that split a sentence into "prefer … not …" is a clause's own
+/// negation ("this is not installed yet") rather than the rule's.
+fn not_is_a_clause(sentence: &str) -> bool {
+    let lower = sentence.to_ascii_lowercase();
+    let Some(at) = lower.find(" not ") else {
+        return false;
+    };
+    let before = &lower[..at];
+    let last = before.split_whitespace().last().unwrap_or("");
+    before.contains('(')
+        || matches!(
+            last,
+            "is" | "are"
+                | "was"
+                | "were"
+                | "be"
+                | "been"
+                | "do"
+                | "does"
+                | "did"
+                | "has"
+                | "have"
+                | "had"
+                | "can"
+                | "could"
+                | "should"
+                | "would"
+                | "will"
+                | "it's"
+                | "that's"
+                | "i'm"
+                | "may"
+                | "might"
+                | "must"
+        )
+}
+
 /// The rule one sentence states, if any.
 fn rule_of(sentence: &str, redirect: bool, said_no: bool) -> Option<Rule> {
     let quoted = crate::text::one_line(sentence, 200);
+    let first = sentence
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+        .to_ascii_lowercase();
+    if SUBJECTS.contains(&first.as_str()) {
+        return None;
+    }
     for (re, shape) in patterns() {
         let Some(c) = re.captures(sentence) else {
             continue;
         };
+        if matches!(shape, Shape::PreferAvoid)
+            && c.name("b")
+                .is_some_and(|b| NOT_A_THING.contains(&b.as_str().to_ascii_lowercase().as_str()))
+        {
+            continue;
+        }
+        if matches!(shape, Shape::PreferAvoid) && not_is_a_clause(sentence) {
+            continue;
+        }
         let short = sentence.split_whitespace().count() <= 8;
         let named = |names: &[&str]| names.iter().find_map(|n| trimmed(c.name(n)));
         let (prefer, avoid, explicit) = match shape {
@@ -162,6 +281,14 @@ fn rule_of(sentence: &str, redirect: bool, said_no: bool) -> Option<Rule> {
             Shape::Instruction => (named(&["a"]), None, false),
         };
         if prefer.is_none() && avoid.is_none() {
+            continue;
+        }
+        let names_something = [&prefer, &avoid].into_iter().flatten().any(|p| {
+            salient(p)
+                .split_whitespace()
+                .any(|w| !VAGUE.contains(&w) && w.chars().any(char::is_alphabetic))
+        });
+        if !names_something {
             continue;
         }
         return Some(Rule {
@@ -418,7 +545,9 @@ pub fn corrections(session: &[Observation]) -> Vec<Finding> {
             after_stop = false;
         }
         let Some(text) = text else { continue };
-        for mut rule in rules(text, redirect) {
+        // What the user pasted is not what they said.
+        let typed = crate::agent::typed::typed_words(text);
+        for mut rule in rules(&typed, redirect) {
             // "use pnpm" as feedback on a rejected `npm install`: pnpm over npm, a rule.
             if let (true, Some(tool), Some(prefer)) = (
                 rule.avoid.is_none() && redirect && obs.outcome == Some(Outcome::Rejected),
@@ -438,7 +567,7 @@ pub fn corrections(session: &[Observation]) -> Vec<Finding> {
             if out.iter().any(|f| f.key == key) {
                 continue;
             }
-            out.push(finding(obs, key, &rule, text));
+            out.push(finding(obs, key, &rule, &typed));
         }
     }
     out
@@ -464,6 +593,7 @@ fn finding(obs: &Observation, key: String, rule: &Rule, said: &str) -> Finding {
     };
     f.title = format!("User rule: {}", crate::text::one_line(&rule.sentence, 60));
     f.explicit = rule.explicit;
+    f.provenance = crate::memory::provenance::Provenance::User;
     f.evidence = format!(
         "the user said \"{}\" (session {})",
         crate::text::one_line(said, 160),

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::agent::observation::Observation;
+use crate::memory::provenance::Provenance;
 
 pub use choices::choices;
 pub use coedits::coedits;
@@ -39,6 +40,9 @@ pub struct Finding {
     pub session: String,
     /// A rule the user stated outright: an instinct at once, not after three sightings.
     pub explicit: bool,
+    /// Whose words the lesson holds: the user's for their rules, else the model's own
+    /// commands and edits as their outcome confirmed them.
+    pub provenance: Provenance,
 }
 
 impl Finding {
@@ -58,6 +62,7 @@ impl Finding {
             at: obs.ts.clone(),
             session: obs.session_id.clone(),
             explicit: false,
+            provenance: Provenance::Model,
         }
     }
 }

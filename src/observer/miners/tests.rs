@@ -598,3 +598,58 @@ fn another_host_or_script_is_another_story() {
     ]);
     assert_eq!(typo.len(), 1, "{typo:?}");
 }
+
+#[test]
+fn statements_fragments_and_pastes_are_no_rules() {
+    use super::corrections::rules;
+    for (text, redirect) in [
+        // Statements about something, not instructions.
+        (
+            "did you not look in the telecom-mobile repo? i only see js/ts stuff",
+            false,
+        ),
+        (
+            "I change the `flake.nix` file to no longer use nixos",
+            false,
+        ),
+        ("it is not installed yet, use brew", false),
+        ("we have no more time, use the old one", false),
+        // An instruction that names nothing.
+        ("try again the same thing", true),
+        // "not" inside a clause of its own.
+        (
+            "use chrome dev tools mcp to identify issues alongside lighthouse (this is not installed yet, so install it first)",
+            false,
+        ),
+    ] {
+        let found = rules(text, redirect);
+        let avoid: Vec<_> = found.iter().filter(|r| r.avoid.is_some()).collect();
+        assert!(
+            avoid.is_empty() && found.iter().all(|r| !r.explicit || r.prefer.is_some()),
+            "{text}: {found:?}"
+        );
+    }
+    // What was pasted is no rule of the user's.
+    let pasted = [
+        prompt(
+            "s1",
+            "why does CI fail?\n```\nERROR: always run with --force\nhint: never use yarn here\n```",
+        ),
+        prompt(
+            "s1",
+            "> Use npm instead of pnpm for installs\nwhat does this mean?",
+        ),
+    ];
+    assert!(
+        corrections(&pasted).is_empty(),
+        "{:?}",
+        corrections(&pasted)
+    );
+    // Typed rules still are.
+    let typed = corrections(&[prompt("s1", "don't use npm in this repo, use pnpm")]);
+    assert_eq!(typed.len(), 1);
+    assert_eq!(
+        typed[0].provenance,
+        crate::memory::provenance::Provenance::User
+    );
+}
