@@ -175,7 +175,8 @@ const WRAPPERS: &[&str] = &[
 pub fn parse(line: &str) -> Vec<Command> {
     let mut out = Vec::new();
     let mut piped = false;
-    for (segment, sep) in segments(line) {
+    let line = without_heredoc_bodies(line);
+    for (segment, sep) in segments(&line) {
         if let Some(mut cmd) = keywords_off(&segment).and_then(simple) {
             cmd.filters = piped;
             out.push(cmd);
@@ -183,6 +184,53 @@ pub fn parse(line: &str) -> Vec<Command> {
         piped = sep == Some('|');
     }
     out
+}
+
+/// The line without the bodies of its here-documents (`python3 - <<'EOF'` … `EOF`):
+/// they are a program's input, not commands. A body fed to a shell (`bash <<EOF`,
+/// `ssh host <<EOF`) is commands, and stays.
+fn without_heredoc_bodies(line: &str) -> std::borrow::Cow<'_, str> {
+    static OPENER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let opener = OPENER.get_or_init(|| {
+        regex::Regex::new(r#"<<(-?)\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?"#)
+            .expect("a valid pattern")
+    });
+    if !line.contains("<<") {
+        return line.into();
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut pending: Vec<(String, bool)> = Vec::new();
+    for text in line.split_inclusive('\n') {
+        if let Some((delimiter, dash)) = pending.first() {
+            let body = if *dash {
+                text.trim()
+            } else {
+                text.trim_end_matches(['\n', '\r'])
+            };
+            if body == delimiter {
+                pending.remove(0);
+            }
+            continue;
+        }
+        out.push_str(text);
+        for c in opener.captures_iter(text) {
+            let Some(m) = c.get(0) else { continue };
+            if text[m.end()..].starts_with('<') || text[..m.start()].ends_with('<') {
+                continue; // `<<<`, a here-string
+            }
+            let shell_reads_it = text[..m.start()].split_whitespace().any(|w| {
+                matches!(
+                    w.rsplit('/').next().unwrap_or(w),
+                    "bash" | "sh" | "zsh" | "dash" | "ksh" | "fish" | "ssh"
+                )
+            });
+            if shell_reads_it {
+                continue;
+            }
+            pending.push((c[2].to_string(), !c[1].is_empty()));
+        }
+    }
+    out.into()
 }
 
 /// A segment without the shell keyword in front of its command (`do make` → `make`,

@@ -82,6 +82,10 @@ pub fn classify_failure_in(tool: &str, text: &str, era: Era) -> (Outcome, Option
     let t = t.strip_prefix("Error: ").unwrap_or(t);
     const REJECTED: &str = "The user doesn't want to proceed with this tool use.";
     const REJECTED_NOW: &str = "The user doesn't want to take this action right now.";
+    // Calls made alongside one the user rejected are cancelled with it, not judged.
+    if t.starts_with(REJECTED_NOW) && !t.contains("the user said:") {
+        return (Outcome::Blocked, None);
+    }
     if t.starts_with(REJECTED) || t.starts_with(REJECTED_NOW) {
         // The user's words follow one of these, depending on Claude Code's version.
         let said = [

@@ -1,7 +1,6 @@
 //! Turns one markdown file into the document the index stores. A file whose
 //! frontmatter does not parse is still indexed, by its whole text, so it stays findable.
 
-use crate::memory::provenance::Provenance;
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
@@ -144,9 +143,10 @@ fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &st
     if let Some(p) = n.provenance {
         doc.add_text(fields.flags, format!("provenance-{}", p.name()));
     }
-    // Seen in two sessions or more, or said by the user: SessionStart may push it.
-    // One session's episode stays for search, prompts and failure recall.
-    if n.occurrences >= 2 || n.provenance == Some(Provenance::User) {
+    // Seen in two sessions or more: SessionStart may push it. One session's episode
+    // stays for search, prompts and failure recall. (What the user stated outright is
+    // an instinct at once, never an episode.)
+    if n.occurrences >= 2 {
         doc.add_text(fields.flags, CONFIRMED);
     }
     doc.add_i64(fields.created, secs(n.date));

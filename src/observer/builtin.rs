@@ -42,6 +42,7 @@ pub fn run(
         .flat_map(|s| miners::recoveries(s))
         .collect();
     findings.extend(sessions.iter().flat_map(|s| miners::corrections(s)));
+    findings.extend(miners::rejections(sessions, ledger));
     findings.extend(miners::coedits(sessions, roots, ledger));
     let choices: Vec<Finding> = miners::choices(sessions, ledger)
         .into_iter()

@@ -227,3 +227,24 @@ fn the_failing_command_is_the_one_the_error_names() {
         "cargo"
     );
 }
+
+#[test]
+fn a_here_document_is_input_not_commands() {
+    let cmds = parse("python3 - <<'EOF'\nimport sys\nfor x in sys.argv: print(x)\nEOF\necho done");
+    let tools: Vec<&str> = cmds.iter().map(Command::tool).collect();
+    assert_eq!(tools, ["python3", "echo"]);
+    let cmds = parse("cat > a.txt <<-END\n\trm -rf /\n\tEND\nls");
+    let tools: Vec<&str> = cmds.iter().map(Command::tool).collect();
+    assert_eq!(tools, ["cat", "ls"]);
+    assert!(!line_is_destructive("cat > a.txt <<EOF\nrm -rf /\nEOF"));
+    // A here-string is no here-document.
+    assert_eq!(parse("grep x <<< \"$a\"\nmake").len(), 2);
+}
+
+#[test]
+fn a_here_document_fed_to_a_shell_is_commands() {
+    assert!(line_is_destructive(
+        "ssh pi <<'EOF'\nsudo rm -rf /var/lib/app\nEOF"
+    ));
+    assert!(line_is_destructive("bash <<EOF\nrm -rf build\nEOF"));
+}

@@ -137,7 +137,7 @@ fn patterns() -> &'static [(Regex, Shape)] {
             // use/prefer X instead of / over / rather than / not Y
             (r(r"(?i)^(?:please\s+)?(?:(?:always|only|just)\s+)?(?:use|prefer|run|call|pick|choose|switch to|go with|stick (?:to|with))\s+(?P<a>.+?)\s*,?\s+(?:instead of|rather than|over|not)\s+(?P<b>[^,;.]+)"), Shape::PreferAvoid),
             // don't / never / avoid <verb> ...
-            (r(r"(?i)^(?:please\s+)?(?:don'?t|do not|never|avoid|stop)\s+(?P<x>(?:use|using|run|running|call|add|commit|push|edit|touch|write|create|delete|remove|modify|change|install|make|put|import|rely|assume|mock|skip|hardcode|hard-code|merge|deploy|rename|move|start|open|print|log|expose|disable|enable|bump|upgrade|downgrade)\b.{2,120})"), Shape::Avoid),
+            (r(r"(?i)^(?:please\s+)?(?:don'?t|do not|never|avoid|stop)\s+(?P<x>(?:use|using|run|running|call|add|commit|push|edit|touch|write|create|delete|remove|modify|change|install|make|put|import|rely|assume|mock|skip|hardcode|hard-code|merge|deploy|rename|move|start|open|print|log|expose|disable|enable|bump|upgrade|downgrade|making|changing|editing|adding|committing|pushing|creating|deleting|removing|writing|modifying|installing|touching|revert|reverting|give|giving|generate|generating|guess|guessing|proceed|proceeding|hand-edit|manually)\b.{2,120})"), Shape::Avoid),
             // always <...>
             (r(r"(?i)^(?:please\s+)?always\s+(?P<x>.{3,120})"), Shape::Prefer),
             // X only / only X   (named exports only; only use pnpm)
@@ -291,10 +291,23 @@ fn rule_of(sentence: &str, redirect: bool, said_no: bool) -> Option<Rule> {
         if !names_something {
             continue;
         }
+        // A one-phrase rule is said by its own clause: "dont revert anything, ur still
+        // stupid, figure out why" is the rule "dont revert anything".
+        let sentence = match shape {
+            Shape::PreferAvoid => quoted,
+            _ => ["x", "b", "a", "c"]
+                .iter()
+                .find_map(|n| c.name(n))
+                .map(|m| {
+                    let phrase = clause_of(m.as_str());
+                    crate::text::one_line(&format!("{}{phrase}", &sentence[..m.start()]), 200)
+                })
+                .unwrap_or(quoted),
+        };
         return Some(Rule {
             prefer,
             avoid,
-            sentence: quoted,
+            sentence,
             explicit,
         });
     }
@@ -427,22 +440,7 @@ pub fn salient(phrase: &str) -> String {
 /// A captured phrase up to the end of its clause, without the place it is said for
 /// ("npm in this repo" → "npm").
 fn trimmed(m: Option<regex::Match>) -> Option<String> {
-    let text = m?.as_str();
-    let clause = [
-        " - ",
-        " – ",
-        ", ",
-        "; ",
-        " because ",
-        " since ",
-        " so ",
-        " as ",
-    ]
-    .iter()
-    .filter_map(|sep| text.find(sep))
-    .min()
-    .map_or(text, |cut| &text[..cut]);
-    let mut clause = clause.trim().trim_end_matches(['.', '!', ',']).trim();
+    let mut clause = clause_of(m?.as_str());
     for place in [
         " in this repo",
         " in this project",
@@ -459,6 +457,25 @@ fn trimmed(m: Option<regex::Match>) -> Option<String> {
         }
     }
     (!clause.is_empty()).then(|| clause.to_string())
+}
+
+/// A phrase up to the end of its clause, without the punctuation that ends it.
+fn clause_of(text: &str) -> &str {
+    let clause = [
+        " - ",
+        " – ",
+        ", ",
+        "; ",
+        " because ",
+        " since ",
+        " so ",
+        " as ",
+    ]
+    .iter()
+    .filter_map(|sep| text.find(sep))
+    .min()
+    .map_or(text, |cut| &text[..cut]);
+    clause.trim().trim_end_matches(['.', '!', ',']).trim()
 }
 
 /// The sentences of a message: a period ends one only before a space or the end, so

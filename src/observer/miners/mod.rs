@@ -1,6 +1,7 @@
 //! The builtin engine's miners: pure functions from observations to findings, one
 //! file each. (a) error recoveries, (b) the user's corrections and rules, (c) files
-//! edited together across sessions, (d) consistent tool choices per project. What they
+//! edited together across sessions, (d) consistent tool choices per project, (e)
+//! commands the user keeps refusing. What they
 //! never report: tool frequencies, standard sequences (Read→Edit, status→diff→commit),
 //! generic validation, the default choice, diagnostics or destructive commands as a fix.
 
@@ -8,6 +9,7 @@ mod choices;
 mod coedits;
 mod corrections;
 mod recoveries;
+mod rejections;
 pub mod signature;
 
 use serde::{Deserialize, Serialize};
@@ -20,6 +22,7 @@ pub use choices::choices;
 pub use coedits::coedits;
 pub use corrections::corrections;
 pub use recoveries::{recoveries, successes};
+pub use rejections::{refused, rejections};
 
 /// One sighting of a pattern (or, with `opposite`, of its contradiction).
 #[derive(Debug, Clone, PartialEq)]
@@ -73,8 +76,12 @@ impl Finding {
 pub struct Ledger {
     /// project → "a\u{1f}b" → sessions that edited both.
     pub coedits: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+    /// project → file → sessions that edited it (for how specific a pair is).
+    pub edited: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
     /// project → tool alternative → sessions that used it successfully.
     pub tools: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+    /// project → refused command's key → sessions in which the user refused it.
+    pub refused: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
 }
 
 fn sid8(session: &str) -> String {

@@ -7,7 +7,10 @@
 //! - a sibling tool or a runner (npm → pnpm, pip → uv, `pytest` → `uv run pytest`,
 //!   `docker compose` → `docker-compose`), or the program the error names;
 //! - a setup step the error asks for, then the same command again (`git config
-//!   user.email …`, `terraform init`).
+//!   user.email …`, `terraform init`); or the one step taken between the failure and
+//!   the retry that passed, when there was only one (`git add` of new files before
+//!   `nix flake check`), never a command on another host or a service restart (an
+//!   outage that ended looks just like that).
 //!
 //! A fix is confirmed by its outcome, not by coming next: the failed command itself, or
 //! its modified form (same program, same target), must succeed after it, with no user
@@ -140,6 +143,9 @@ fn candidate_fix<'a>(
     error: &str,
 ) -> Option<(Fix, &'a str, bool)> {
     let mut setup: Option<Command> = None;
+    // Steps taken on the way that the error did not ask for.
+    let mut unasked: Vec<Command> = Vec::new();
+    let mut spoiled = false;
     let mut prompts = 0;
     for obs in later.iter().take(LOOKAHEAD) {
         if seconds_between(&failed.ts, &obs.ts).is_some_and(|s| s > GAP_SECONDS) {
@@ -223,7 +229,11 @@ fn candidate_fix<'a>(
             if let Some(step) = on_the_line {
                 return Some((first(step, fail), line, asked));
             }
-            let step = setup.take()?;
+            let step = match setup.take() {
+                Some(step) => step,
+                None if !asked && !spoiled && unasked.len() == 1 => unasked.pop()?,
+                None => return None,
+            };
             return Some((first(&step, fail), line, false));
         }
         if !ok {
@@ -238,6 +248,11 @@ fn candidate_fix<'a>(
         }
         if setup.is_none() && !same_program(next, fail) && answers(error, next) {
             setup = Some(next.clone());
+        } else if !same_program(next, fail) {
+            // Whatever passes after a step elsewhere or a restart may owe it to the
+            // world (an outage ended), not to any step.
+            spoiled |= elsewhere_or_a_restart(next);
+            unasked.push(next.clone());
         }
     }
     None
@@ -303,9 +318,17 @@ fn moved(fail_line: &str, fix_line: &str, error: &str) -> Option<Fix> {
             .find(|c| c.tool() == "cd")
             .and_then(|c| c.words().next().map(str::to_string))
     };
-    let (from, to) = (cd(fail_line)?, cd(fix_line)?);
-    let relative = !from.starts_with(['/', '~']);
-    (relative && to.starts_with('/') && error.contains(from.as_str())).then(|| Fix {
+    let to = cd(fix_line)?;
+    let lower = error.to_ascii_lowercase();
+    let lost = match cd(fail_line) {
+        Some(from) => !from.starts_with(['/', '~']) && error.contains(from.as_str()),
+        // No `cd` of its own: an earlier one left the shell elsewhere, and a relative
+        // path the command named was not there.
+        None => ["no such file", "not found", "cannot find", "does not exist"]
+            .iter()
+            .any(|n| lower.contains(n)),
+    };
+    (lost && to.starts_with('/')).then(|| Fix {
         key: "absolute-path".into(),
         advice: format!(
             "use absolute paths: the shell stays in the folder an earlier `cd` moved to; {}",
@@ -328,6 +351,27 @@ fn prefixed(next: &Command, cmds: &[Command]) -> Option<Fix> {
     })
 }
 
+/// A step that acts on another machine or restarts a service: when the retry passes
+/// after it, an outage may simply have ended, so it is never the one unasked step.
+fn elsewhere_or_a_restart(step: &Command) -> bool {
+    const REMOTE: &[&str] = &[
+        "ssh", "scp", "rsync", "sftp", "mosh", "ansible", "kubectl", "docker",
+    ];
+    let restart = step.words().any(|w| {
+        matches!(
+            w,
+            "restart" | "reload" | "start" | "kickstart" | "reboot" | "up" | "unlock"
+        )
+    });
+    REMOTE.contains(&step.tool())
+        || matches!(
+            step.tool(),
+            "systemctl" | "service" | "launchctl" | "rc-service" | "sv" | "reboot" | "sleep"
+        )
+        || (step.tool() == "brew" && step.verb() == Some("services"))
+        || restart
+}
+
 /// Whether two commands are the same program doing the same kind of thing (`cp` and
 /// `cp`, `git commit` and `git commit`, `pnpm exec playwright test` twice): such a
 /// command is a retry, never a step that fixed the other. Behind a runner the tool it
@@ -343,7 +387,31 @@ fn same_program(a: &Command, b: &Command) -> bool {
                 .find(|w| !w.starts_with('-'))
                 .cloned()
         });
-        (c.shape(), inner, after_inner)
+        // Verbs that group subcommands: `nix flake update` is not `nix flake check`,
+        // `npm run build` not `npm run test`.
+        const GROUPS: &[&str] = &[
+            "flake",
+            "compose",
+            "submodule",
+            "stash",
+            "remote",
+            "worktree",
+            "rollout",
+            "config",
+            "pr",
+            "issue",
+            "repo",
+            "run",
+            "workspace",
+            "services",
+            "cache",
+        ];
+        let sub = c
+            .verb()
+            .filter(|v| GROUPS.contains(v))
+            .and_then(|_| c.words().nth(1))
+            .map(str::to_string);
+        (c.shape(), inner, after_inner, sub)
     };
     deep(a) == deep(b)
 }
@@ -356,7 +424,22 @@ fn inner_tool(cmd: &Command) -> Option<String> {
             .get(n)
             .map(|w| w.rsplit('/').next().unwrap_or(w).to_string())
     };
+    // The first word of the value of `flag` (`--run "lspci -v"` → `lspci`).
+    let value_of = |flags: &[&str]| {
+        words
+            .iter()
+            .position(|w| flags.contains(w))
+            .and_then(|i| words.get(i + 1))
+            .and_then(|v| v.split_whitespace().next())
+            .map(|w| w.rsplit('/').next().unwrap_or(w).to_string())
+    };
     match (cmd.tool(), words.first().copied()) {
+        // Environments that bring a missing tool along: `nix-shell -p pkg --run "x"`,
+        // `nix shell nixpkgs#pkg -c x`, `devbox run x`, `mise exec -- x`.
+        ("nix-shell", _) => value_of(&["--run", "--command"]),
+        ("nix", Some("shell" | "develop")) => value_of(&["-c", "--command"]),
+        ("devbox", Some("run")) => after(1),
+        ("mise" | "rtx", Some("exec" | "x")) => value_of(&["--"]),
         ("uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye", Some("run")) => after(1),
         ("pnpm" | "yarn" | "npm" | "bun", Some("exec" | "dlx" | "x")) => after(1),
         ("bundle", Some("exec")) => after(1),

@@ -381,10 +381,65 @@ fn coedits_need_three_sessions_and_numbered_files_stand_for_their_folder() {
     // The same session again (a resumed copy) does not count twice.
     assert!(coedits(&[session("s2", 13)], &roots, &mut ledger).is_empty());
     let found = coedits(&[session("s3", 14)], &roots, &mut ledger);
-    assert_eq!(found.len(), 2);
-    assert!(found.iter().any(
-        |f| f.paths == ["scheduling/models.py"] && f.action.contains("scheduling/migrations/*")
-    ));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        found[0].paths,
+        ["scheduling/migrations/*", "scheduling/models.py"]
+    );
+}
+
+#[test]
+fn files_that_change_together_are_one_memory_and_hubs_and_own_tests_are_no_signal() {
+    let roots = |_: &Observation| Some("/src/ledger".to_string());
+    let mut ledger = Ledger::default();
+    let feature = [
+        "src/schema.rs",
+        "src/db/queries.rs",
+        "migrations/0001_x.sql",
+    ];
+    let mut found = Vec::new();
+    for n in 1..=4 {
+        let sid = format!("s{n}");
+        let mut s: Vec<Observation> = feature.iter().map(|f| edit(&sid, f)).collect();
+        s.push(edit(&sid, "CLAUDE.md"));
+        found = coedits(&[s], &roots, &mut ledger);
+        let tid = format!("t{n}");
+        let own = vec![edit(&tid, "src/api.rs"), edit(&tid, "src/api_test.rs")];
+        assert!(coedits(&[own], &roots, &mut ledger).is_empty());
+    }
+    // A hub that changes in every session besides.
+    for n in 5..=12 {
+        let sid = format!("h{n}");
+        found.extend(coedits(
+            &[vec![
+                edit(&sid, "src/main.rs"),
+                edit(&sid, &format!("src/m{n}.rs")),
+            ]],
+            &roots,
+            &mut ledger,
+        ));
+    }
+    let clusters: Vec<&Vec<String>> = found.iter().map(|f| &f.paths).collect();
+    assert!(
+        clusters
+            .iter()
+            .any(|p| p.len() == 3 && p.contains(&"src/schema.rs".to_string())),
+        "{clusters:?}"
+    );
+    assert!(
+        found.iter().all(|f| !f
+            .paths
+            .iter()
+            .any(|p| p == "CLAUDE.md" || p == "src/main.rs")),
+        "{found:?}"
+    );
+    // The feature is one memory, not six ordered pairs; the file and its test none.
+    assert!(
+        found
+            .iter()
+            .all(|f| f.paths != ["src/api.rs", "src/api_test.rs"]),
+        "{found:?}"
+    );
 }
 
 #[test]
@@ -652,4 +707,120 @@ fn statements_fragments_and_pastes_are_no_rules() {
         typed[0].provenance,
         crate::memory::provenance::Provenance::User
     );
+}
+
+#[test]
+fn the_one_unasked_step_before_a_passing_retry_is_the_fix() {
+    // Real shape: borja-rojo-ilvento-dotfiles/-home-brojo-system-conf/764d1f97…:14-23,
+    // a flake check failing on files git does not track, `git add` of them, and the
+    // check passing.
+    let found = fixes(&[
+        failed(
+            "s1",
+            "nix flake check",
+            "error: path '/nix/store/…-source/home/brojo/programs/obs.nix' does not exist",
+        ),
+        ok("s1", "git add home/brojo/programs/"),
+        at_minute(ok("s1", "nix flake check"), 7),
+    ]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].0.ends_with("=>first:git add"), "{found:?}");
+    // Two different steps: which one did it is anyone's guess.
+    assert!(
+        fixes(&[
+            failed(
+                "s1",
+                "nix flake check",
+                "error: path 'x.nix' does not exist"
+            ),
+            ok("s1", "git add home/"),
+            ok("s1", "nix flake update"),
+            ok("s1", "nix flake check"),
+        ])
+        .is_empty()
+    );
+    // A restart before the retry: the outage may have ended by itself.
+    assert!(
+        fixes(&[
+            failed(
+                "s1",
+                "curl -sf http://localhost:8080/health",
+                "curl: (7) Failed to connect"
+            ),
+            ok("s1", "sudo systemctl restart resolved"),
+            ok("s1", "curl -sf http://localhost:8080/health"),
+        ])
+        .is_empty()
+    );
+}
+
+#[test]
+fn a_command_the_user_refuses_is_found_once_per_session() {
+    let found = refused(&[
+        rejected("s1", "sudo nixos-rebuild switch --flake .", None),
+        rejected("s1", "nixos-rebuild build --flake .#nixos", None),
+        rejected("s1", "which python3", None),
+        rejected("s1", "ls -la /etc/nixos", None),
+    ]);
+    let keys: Vec<&str> = found.iter().map(|f| f.key.as_str()).collect();
+    assert_eq!(keys, ["rejected:ledger:nixos-rebuild"], "{found:?}");
+    assert_eq!(
+        found[0].provenance,
+        crate::memory::provenance::Provenance::User
+    );
+    // Reported from the second session on.
+    let mut ledger = Ledger::default();
+    let one = vec![rejected("s1", "nixos-rebuild switch", None)];
+    let two = vec![rejected("s2", "nixos-rebuild switch", None)];
+    assert!(rejections(std::slice::from_ref(&one), &mut ledger).is_empty());
+    let found = rejections(&[two], &mut ledger);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].known, 2);
+}
+
+#[test]
+fn rules_said_with_a_gerund_or_another_verb_are_rules() {
+    use super::corrections::rules;
+    for text in [
+        "stop making changes without checking with me first",
+        "dont give me any plans, just tell me what your findings are",
+        "never revert my changes on your own",
+    ] {
+        let found = rules(text, false);
+        assert!(found.iter().any(|r| r.avoid.is_some()), "{text}: {found:?}");
+    }
+}
+
+#[test]
+fn a_tool_brought_along_by_nix_shell_is_a_runner() {
+    // Real shape: borja-rojo-ilvento-dotfiles/-home-brojo-system-conf/09f9546b…:123-126.
+    let found = fixes(&[
+        failed(
+            "s1",
+            "lspci | grep -i vga",
+            "(eval):1: command not found: lspci",
+        ),
+        ok("s1", "nix-shell -p pciutils --run \"lspci | grep -i vga\""),
+    ]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].1.contains("nix-shell -p pciutils"), "{found:?}");
+}
+
+#[test]
+fn the_same_command_from_the_root_after_a_lost_relative_path_is_the_absolute_path_lesson() {
+    // Real shape: JamesTiberiusKirk-dotsv2 telecom-mobile, `go build ./services/...`
+    // after an earlier `cd services/x`.
+    let found = fixes(&[
+        failed(
+            "s1",
+            "go build ./services/...",
+            "lstat ./services/: no such file or directory",
+        ),
+        ok(
+            "s1",
+            "cd /Users/d/uw/telecom-mobile && go build ./services/...",
+        ),
+    ]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].0.ends_with("=>absolute-path"), "{found:?}");
 }

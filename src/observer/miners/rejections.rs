@@ -1,0 +1,75 @@
+//! (e) Commands the user keeps refusing: the same program rejected at the permission
+//! prompt in session after session (`nixos-rebuild switch`, `git push`), words or none.
+//! The user's own act, so their provenance. Counted per session in the ledger: one
+//! refusal says something about that moment, so nothing is reported before a second
+//! session (an episode) or a third (an instinct). Looks are left out: refusing a
+//! `which` says nothing about `which`.
+
+use super::{Finding, Ledger, code, domain_of, sid8};
+use crate::agent::observation::{Observation, Outcome};
+use crate::memory::provenance::Provenance;
+use crate::shell;
+
+/// Sessions in which a command must be refused before it is reported.
+const REFUSED_SESSIONS: usize = 2;
+
+/// (e) The commands refused in `sessions` that the ledger has now seen refused in
+/// enough sessions, one finding per program and session.
+pub fn rejections(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for session in sessions {
+        for mut f in refused(session) {
+            let seen = ledger
+                .refused
+                .entry(f.project.clone().unwrap_or_default())
+                .or_default()
+                .entry(f.key.clone())
+                .or_default();
+            seen.insert(f.session.clone());
+            if seen.len() >= REFUSED_SESSIONS {
+                f.known = seen.len() as u32;
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+/// The refused commands of one session, one finding per program.
+pub fn refused(session: &[Observation]) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for obs in session {
+        if obs.outcome != Some(Outcome::Rejected) || obs.tool.as_deref() != Some("Bash") {
+            continue;
+        }
+        let Some(line) = obs.input.command.as_deref() else {
+            continue;
+        };
+        let cmds = shell::parse(line);
+        let Some(cmd) = shell::primary(&cmds) else {
+            continue;
+        };
+        if shell::is_diagnostic(cmd) || shell::line_is_diagnostic(line) || cmd.tool().len() < 2 {
+            continue;
+        }
+        let name = cmd.shape();
+        let key = format!("rejected:{}:{name}", obs.project);
+        if out.iter().any(|f| f.key == key) {
+            continue;
+        }
+        let mut f = Finding::seen_in(obs, key, domain_of(&name));
+        f.trigger = format!("when about to run `{name}` in {}", obs.project);
+        f.action = format!(
+            "don't run `{name}` yourself: the user refuses it when asked (ask them, or leave it to them)"
+        );
+        f.title = format!("the user runs {name}");
+        f.evidence = format!(
+            "the user rejected {} (session {})",
+            code(line),
+            sid8(&obs.session_id)
+        );
+        f.provenance = Provenance::User;
+        out.push(f);
+    }
+    out
+}
