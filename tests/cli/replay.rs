@@ -29,8 +29,7 @@ fn replay_learns_from_history_and_a_second_pass_changes_nothing() {
     assert_eq!(
         learned,
         [
-            "architecture-migrations-goes-with-src-schema-rs",
-            "architecture-src-schema-rs-goes-with-migrations",
+            "architecture-migrations-and-src-schema-rs-change-together",
             "testing-cargo-nextest-instead-of-cargo-test",
             "tooling-user-rule-use-pnpm-for-the-dashboard-not-npm",
         ]
