@@ -210,6 +210,11 @@ pub struct Observation {
     /// up-to-date", "Requirement already satisfied", "running in background"): no fix.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub noop: bool,
+    /// A succeeding command's first printed lines, as hashes (`line_hash`): a line that
+    /// a failure shares with them is a banner the shell prints every time, never the
+    /// error. No output text is kept.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub printed: Vec<u32>,
 }
 
 fn is_empty_input(input: &Input) -> bool {
@@ -388,6 +393,20 @@ pub fn from_tool_event(payload: &Payload, event: Event, now: DateTime<Utc>) -> O
     obs.error = error;
     obs.prompt = feedback;
     obs.noop = noop;
+    if outcome == Outcome::Success {
+        obs.printed = printed
+            .iter()
+            .filter_map(|out| out.as_deref())
+            .flat_map(|out| {
+                crate::text::clip_chars(out, 2_000)
+                    .lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .take(2)
+                    .map(line_hash)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+    }
     Some(obs)
 }
 
@@ -416,7 +435,13 @@ fn base(payload: &Payload, event: Event, now: DateTime<Utc>) -> Observation {
         error: None,
         prompt: None,
         noop: false,
+        printed: Vec::new(),
     }
+}
+
+/// A short hash of one printed line, trimmed: how banners are recognised.
+pub fn line_hash(line: &str) -> u32 {
+    crate::text::fnv1a(crate::text::strip_ansi(line.trim()).trim().as_bytes()) as u32
 }
 
 /// Whether a command's output says it did nothing: the state was already what was asked

@@ -204,6 +204,7 @@ mod tests {
             error: None,
             prompt: None,
             noop: false,
+            printed: Vec::new(),
         }
     }
 

@@ -152,6 +152,7 @@ mod tests {
             error: None,
             prompt: None,
             noop: false,
+            printed: Vec::new(),
         }
     }
 

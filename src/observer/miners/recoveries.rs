@@ -25,7 +25,7 @@
 
 use std::collections::BTreeMap;
 
-use super::signature::{signature, telling_line};
+use super::signature::{Banners, signature_among, telling_line_among};
 use super::{Finding, code, domain_of, sid8};
 use crate::agent::observation::{Event, Observation, Outcome};
 use crate::shell::{self, Command};
@@ -49,6 +49,8 @@ struct Fix {
     advice: String,
     /// A short name for the lesson.
     title: String,
+    /// The step taken before the same command passed, for "run this first" fixes.
+    step: Option<String>,
 }
 
 fn shell_command(obs: &Observation) -> Option<&str> {
@@ -60,6 +62,11 @@ fn shell_command(obs: &Observation) -> Option<&str> {
 /// (a) The recoveries of one session, in order.
 pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
+    // What the session's succeeding commands printed first: banners, not errors.
+    let banners: Banners = session
+        .iter()
+        .flat_map(|o| o.printed.iter().copied())
+        .collect();
     for (i, failed) in session.iter().enumerate() {
         if failed.outcome != Some(Outcome::Error) {
             continue;
@@ -72,7 +79,7 @@ pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
             continue;
         }
         let error = failed.error.as_deref().unwrap_or("");
-        let sig = signature(error);
+        let sig = signature_among(error, &banners);
         let cmds = shell::parse(line);
         let Some(fail) = shell::failing(&cmds, error) else {
             continue;
@@ -96,19 +103,25 @@ pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
         if out.iter().any(|f| f.key == key) {
             continue;
         }
-        let why = crate::text::one_line(telling_line(error), 100);
+        let why = crate::text::one_line(telling_line_among(error, &banners), 100);
         let mut f = Finding::seen_in(
             failed,
             key,
             domain_of(&format!("{} {}", fail.shape(), fixed_line)),
         );
-        f.trigger = format!("when `{}` fails with \"{why}\"", fail.shape());
+        f.trigger = format!("when `{}` fails with \"{why}\"", name_of(fail));
         f.action = fix.advice;
         f.title = fix.title;
+        // What happened, dated, in the project: evidence for whoever reads it.
+        let then = match &fix.step {
+            Some(step) => format!("{} and then {} passed", code(step), code(fixed_line)),
+            None => format!("{} then passed", code(fixed_line)),
+        };
         f.evidence = format!(
-            "{} failed (\"{why}\"); {} worked (session {})",
+            "{}, {}: {} failed with \"{why}\"; {then} (session {})",
+            failed.ts.get(..10).unwrap_or(&failed.ts),
+            failed.project,
             code(line),
-            code(fixed_line),
             sid8(&failed.session_id)
         );
         out.push(f);
@@ -265,10 +278,33 @@ fn first(step: &Command, fail: &Command) -> Fix {
         advice: format!(
             "run {} first, then {} again",
             code(&without_values(step)),
-            code(&fail.shape())
+            code(&name_of(fail))
         ),
-        title: format!("{} before {}", step.shape(), fail.shape()),
+        title: format!("{} before {}", name_of(step), name_of(fail)),
+        step: Some(step.text()),
     }
+}
+
+/// A command's name for people: its program and verb, the subcommand of a verb that
+/// groups them (`nix flake check`), the tool behind a runner (`pnpm exec playwright`).
+fn name_of(cmd: &Command) -> String {
+    let (shape, inner, after, sub) = deep_shape(cmd);
+    let mut name = shape;
+    for part in [sub, inner, after].into_iter().flatten() {
+        if !name.split_whitespace().any(|w| w == part) && is_plain_word(&part) {
+            name.push(' ');
+            name.push_str(&part);
+        }
+    }
+    name
+}
+
+fn is_plain_word(word: &str) -> bool {
+    !word.is_empty()
+        && word.len() <= 30
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '.'))
 }
 
 /// A step as advice for anyone: its program, verb and setting, not the values a person
@@ -335,6 +371,7 @@ fn moved(fail_line: &str, fix_line: &str, error: &str) -> Option<Fix> {
             code(fix_line)
         ),
         title: "absolute paths in the shell".into(),
+        step: None,
     })
 }
 
@@ -348,6 +385,7 @@ fn prefixed(next: &Command, cmds: &[Command]) -> Option<Fix> {
         key: format!("prefix:{first}"),
         advice: format!("run it after {}: {}", code(&first), code(&next.text())),
         title: format!("{} after {first}", next.shape()),
+        step: None,
     })
 }
 
@@ -377,43 +415,46 @@ fn elsewhere_or_a_restart(step: &Command) -> bool {
 /// command is a retry, never a step that fixed the other. Behind a runner the tool it
 /// runs and that tool's verb count (`playwright install` is a step for `playwright test`).
 fn same_program(a: &Command, b: &Command) -> bool {
-    let deep = |c: &Command| {
-        let inner = inner_tool(c);
-        let after_inner = inner.as_ref().and_then(|i| {
-            c.args
-                .iter()
-                .skip_while(|w| !w.ends_with(i.as_str()))
-                .skip(1)
-                .find(|w| !w.starts_with('-'))
-                .cloned()
-        });
-        // Verbs that group subcommands: `nix flake update` is not `nix flake check`,
-        // `npm run build` not `npm run test`.
-        const GROUPS: &[&str] = &[
-            "flake",
-            "compose",
-            "submodule",
-            "stash",
-            "remote",
-            "worktree",
-            "rollout",
-            "config",
-            "pr",
-            "issue",
-            "repo",
-            "run",
-            "workspace",
-            "services",
-            "cache",
-        ];
-        let sub = c
-            .verb()
-            .filter(|v| GROUPS.contains(v))
-            .and_then(|_| c.words().nth(1))
-            .map(str::to_string);
-        (c.shape(), inner, after_inner, sub)
-    };
-    deep(a) == deep(b)
+    deep_shape(a) == deep_shape(b)
+}
+
+/// A command's shape with the parts that tell kinds of work apart: the subcommand of a
+/// grouping verb, the tool behind a runner and its verb.
+fn deep_shape(c: &Command) -> (String, Option<String>, Option<String>, Option<String>) {
+    let inner = inner_tool(c);
+    let after_inner = inner.as_ref().and_then(|i| {
+        c.args
+            .iter()
+            .skip_while(|w| !w.ends_with(i.as_str()))
+            .skip(1)
+            .find(|w| !w.starts_with('-'))
+            .cloned()
+    });
+    // Verbs that group subcommands: `nix flake update` is not `nix flake check`,
+    // `npm run build` not `npm run test`.
+    const GROUPS: &[&str] = &[
+        "flake",
+        "compose",
+        "submodule",
+        "stash",
+        "remote",
+        "worktree",
+        "rollout",
+        "config",
+        "pr",
+        "issue",
+        "repo",
+        "run",
+        "workspace",
+        "services",
+        "cache",
+    ];
+    let sub = c
+        .verb()
+        .filter(|v| GROUPS.contains(v))
+        .and_then(|_| c.words().nth(1))
+        .map(str::to_string);
+    (c.shape(), inner, after_inner, sub)
 }
 
 /// Runner prefixes that run another tool: `uv run X`, `poetry run X`, `pnpm exec X`.
@@ -497,6 +538,7 @@ fn relate(
             key: format!("path:{}", next.program),
             advice: format!("run `{}` (not `{}`): {shown}", next.program, fail.program),
             title: format!("{} for {}", next.program, fail.shape()),
+            step: None,
         });
     }
     // The same program (and, behind a runner, the same tool), changed.
@@ -514,6 +556,7 @@ fn relate(
                 key: format!("env:{name}"),
                 advice: format!("set {name}: {shown}"),
                 title: format!("{} needs {name}", fail.shape()),
+                step: None,
             });
         }
         let new_flags: Vec<&str> = next
@@ -527,6 +570,7 @@ fn relate(
                 key: format!("flag:{flag}"),
                 advice: format!("add `{flag}`: {shown}"),
                 title: format!("{} needs {flag}", fail.shape()),
+                step: None,
             });
         }
         let old_words: Vec<&str> = fail.words().collect();
@@ -561,12 +605,14 @@ fn relate(
                         "use absolute paths: the shell stays in the folder an earlier `cd` moved to; {shown}"
                     ),
                     title: "absolute paths in the shell".into(),
+                    step: None,
                 }
             } else {
                 Fix {
                     key: format!("arg:{}", changed.first().copied().unwrap_or("")),
                     advice: format!("run {shown} instead"),
                     title: format!("{} instead of {}", next.shape(), fail.shape()),
+                    step: None,
                 }
             });
         }
@@ -587,6 +633,7 @@ fn relate(
                 key: format!("use:{runner}"),
                 advice: format!("run it through `{runner}`: {shown}"),
                 title: format!("{runner} {fail_inner}"),
+                step: None,
             });
         }
         if fail.tool() == next.tool() && siblings(&fail_inner, inner) {
@@ -594,6 +641,7 @@ fn relate(
                 key: format!("use:{inner}"),
                 advice: format!("use {inner} instead of {fail_inner}: {shown}"),
                 title: format!("{inner} instead of {fail_inner}"),
+                step: None,
             });
         }
     }
@@ -608,6 +656,7 @@ fn relate(
             key: format!("use:{to}"),
             advice: format!("use {to} instead of {from}: {shown}"),
             title: format!("{to} instead of {from}"),
+            step: None,
         });
     }
     None

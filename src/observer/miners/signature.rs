@@ -6,7 +6,10 @@
 fn is_bare_status(line: &str) -> bool {
     let l = line.to_ascii_lowercase();
     let l = l.trim_start_matches("error: ");
-    l.starts_with("exit code")
+    matches!(
+        l.trim().trim_end_matches(':'),
+        "error" | "fatal" | "warning" | "failed" | "failure" | "errors"
+    ) || l.starts_with("exit code")
         || l.starts_with("exit status")
         || l.starts_with("process completed with exit code")
         || l.starts_with("command failed")
@@ -44,10 +47,20 @@ const TELLING: &[&str] = &[
 
 /// The telling line of an error excerpt (lines may be joined with ` | `).
 pub fn telling_line(error: &str) -> &str {
+    telling_line_among(error, &Banners::default())
+}
+
+/// Hashes of lines the project's succeeding commands print too (a shell banner, a
+/// tool's greeting): such a line is never the error.
+pub type Banners = std::collections::HashSet<u32>;
+
+/// The telling line, banners aside.
+pub fn telling_line_among<'a>(error: &'a str, banners: &Banners) -> &'a str {
     let lines: Vec<&str> = error
         .split(['\n', '|'])
         .map(str::trim)
         .filter(|l| !is_bare_status(l) && l.chars().any(char::is_alphabetic))
+        .filter(|l| !banners.contains(&crate::agent::observation::line_hash(l)))
         .collect();
     for word in TELLING {
         if let Some(line) = lines.iter().find(|l| l.to_ascii_lowercase().contains(word)) {
@@ -60,7 +73,12 @@ pub fn telling_line(error: &str) -> &str {
 /// The masked signature of an error: lower case, numbers → `N`, paths → their last
 /// component, long hex → `H`, at most twelve words.
 pub fn signature(error: &str) -> String {
-    let line = unquoted(telling_line(error));
+    signature_among(error, &Banners::default())
+}
+
+/// The signature, banners aside.
+pub fn signature_among(error: &str, banners: &Banners) -> String {
+    let line = unquoted(telling_line_among(error, banners));
     let mut out: Vec<String> = Vec::new();
     for word in line.split_whitespace().take(16) {
         let w = word.trim_end_matches([',', ';']);

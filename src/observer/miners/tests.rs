@@ -17,6 +17,7 @@ fn obs(session: &str, event: Event, outcome: Option<Outcome>) -> Observation {
         error: None,
         prompt: None,
         noop: false,
+        printed: Vec::new(),
     }
 }
 
@@ -823,4 +824,29 @@ fn the_same_command_from_the_root_after_a_lost_relative_path_is_the_absolute_pat
     ]);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].0.ends_with("=>absolute-path"), "{found:?}");
+}
+
+#[test]
+fn a_banner_every_command_prints_is_never_the_error_and_episodes_tell_what_happened() {
+    let banner = "zoxide: detected a possible configuration issue.";
+    let mut quiet = ok("s1", "ls src");
+    quiet.printed = vec![crate::agent::observation::line_hash(banner)];
+    let found = recoveries(&[
+        quiet,
+        failed(
+            "s1",
+            "cargo test -p store",
+            &format!("{banner} | error: set `DATABASE_URL` to use query macros online"),
+        ),
+        ok("s1", "DATABASE_URL=sqlite::memory: cargo test -p store"),
+    ]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(!found[0].trigger.contains("zoxide"), "{}", found[0].trigger);
+    assert!(found[0].trigger.contains("DATABASE_URL"), "{}", found[0].trigger);
+    assert!(
+        found[0].evidence.starts_with("2026-02-20, ledger: `cargo test -p store` failed with"),
+        "{}",
+        found[0].evidence
+    );
+    assert!(found[0].evidence.contains("then passed"), "{}", found[0].evidence);
 }
