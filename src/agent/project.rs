@@ -1,6 +1,8 @@
 //! Which project a working directory belongs to: the name of its git root (the nearest
-//! folder holding `.git`), else the folder's own name; and the marker files that hint
-//! at its languages and tools.
+//! folder holding `.git`; a git worktree takes its main repository's name, so all its
+//! worktrees are one project), else the folder's own name; a home folder or `/` is no
+//! project at all (user scope: what is learned there applies everywhere). And the
+//! marker files that hint at its languages and tools.
 
 use std::path::{Path, PathBuf};
 
@@ -11,9 +13,13 @@ pub struct Project {
     pub root: PathBuf,
 }
 
-/// Resolves the project of `cwd`; `None` for an empty or relative path. A Windows path
+/// Resolves the project of `cwd`; `None` for an empty or relative path, and for a home
+/// folder or `/` outside any repository (user scope). A Windows path
 /// (`C:\\Users\\me\\src\\app`, recorded on another machine) names its last folder.
 pub fn of(cwd: &str) -> Option<Project> {
+    if is_home_or_root(cwd) {
+        return None;
+    }
     if let Some(name) = windows_folder(cwd) {
         return Some(Project {
             name: name.to_string(),
@@ -24,12 +30,18 @@ pub fn of(cwd: &str) -> Option<Project> {
     if !cwd.is_absolute() {
         return None;
     }
-    let root = cwd
+    let repo = cwd
         .ancestors()
         .take(64)
-        .find(|dir| dir.join(".git").exists())
-        .unwrap_or(cwd);
-    let name = root
+        .find(|dir| dir.join(".git").exists());
+    let root = repo.unwrap_or(cwd);
+    if repo.is_none() && is_home_or_root(&root.to_string_lossy()) {
+        return None;
+    }
+    let named = repo
+        .and_then(main_repository)
+        .unwrap_or_else(|| root.to_path_buf());
+    let name = named
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "root".to_string());
@@ -37,6 +49,37 @@ pub fn of(cwd: &str) -> Option<Project> {
         name,
         root: root.to_path_buf(),
     })
+}
+
+/// The main repository of a git worktree (its `.git` is a file pointing into
+/// `<main>/.git/worktrees/<name>`); `None` for a repository of its own.
+fn main_repository(root: &Path) -> Option<PathBuf> {
+    let dot_git = root.join(".git");
+    if !dot_git.is_file() {
+        return None;
+    }
+    let text = std::fs::read_to_string(&dot_git).ok()?;
+    let gitdir = text.lines().find_map(|l| l.strip_prefix("gitdir:"))?.trim();
+    let gitdir = if Path::new(gitdir).is_absolute() {
+        PathBuf::from(gitdir)
+    } else {
+        root.join(gitdir)
+    };
+    let (main, _) = gitdir.to_str()?.split_once("/.git/worktrees/")?;
+    Some(PathBuf::from(main))
+}
+
+/// A home folder (`/home/me`, `/Users/me`, `/root`, `C:\\Users\\me`) or the root.
+fn is_home_or_root(cwd: &str) -> bool {
+    let unix: Vec<&str> = cwd.split('/').filter(|p| !p.is_empty()).collect();
+    let windows: Vec<&str> = cwd.split('\\').filter(|p| !p.is_empty()).collect();
+    match (unix.as_slice(), windows.as_slice()) {
+        ([], _) if cwd.starts_with('/') => true,
+        (["root"], _) => cwd.starts_with('/'),
+        (["home" | "Users", _] | ["var", "home", _], _) => cwd.starts_with('/'),
+        (_, [drive, users, _]) => drive.ends_with(':') && users.eq_ignore_ascii_case("users"),
+        _ => false,
+    }
 }
 
 fn windows_folder(cwd: &str) -> Option<&str> {
@@ -109,5 +152,31 @@ mod tests {
         assert_eq!(of(r"C:\Users\me\src\app").unwrap().name, "app");
         assert_eq!(of(r"D:\work\api\").unwrap().name, "api");
         assert_eq!(of(r"C:\"), None);
+    }
+
+    #[test]
+    fn a_home_folder_is_user_scope_and_worktrees_share_their_repository() {
+        assert_eq!(of("/home/ana"), None);
+        assert_eq!(of("/Users/ana/"), None);
+        assert_eq!(of("/root"), None);
+        assert_eq!(of("/"), None);
+        assert_eq!(of(r"C:\Users\ana"), None);
+        assert!(of("/Users/ana/Downloads").is_some());
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("ledger");
+        std::fs::create_dir_all(main.join(".git/worktrees/feature-x")).unwrap();
+        let tree = dir.path().join("ledger-feature-x");
+        std::fs::create_dir_all(tree.join("src")).unwrap();
+        std::fs::write(
+            tree.join(".git"),
+            format!(
+                "gitdir: {}\n",
+                main.join(".git/worktrees/feature-x").display()
+            ),
+        )
+        .unwrap();
+        let p = of(tree.join("src").to_str().unwrap()).unwrap();
+        assert_eq!(p.name, "ledger");
+        assert_eq!(p.root, tree);
     }
 }

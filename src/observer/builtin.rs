@@ -43,6 +43,7 @@ pub fn run(
         .collect();
     findings.extend(sessions.iter().flat_map(|s| miners::corrections(s)));
     findings.extend(miners::rejections(sessions, ledger));
+    findings.extend(miners::protocol(sessions, ledger));
     findings.extend(miners::coedits(sessions, roots, ledger));
     let choices: Vec<Finding> = miners::choices(sessions, ledger)
         .into_iter()

@@ -1,13 +1,15 @@
 //! The builtin engine's miners: pure functions from observations to findings, one
 //! file each. (a) error recoveries, (b) the user's corrections and rules, (c) files
 //! edited together across sessions, (d) consistent tool choices per project, (e)
-//! commands the user keeps refusing. What they
+//! commands the user keeps refusing, (f) the agent's own tools' rules where it keeps
+//! tripping over them. What they
 //! never report: tool frequencies, standard sequences (Read→Edit, status→diff→commit),
 //! generic validation, the default choice, diagnostics or destructive commands as a fix.
 
 mod choices;
 mod coedits;
 mod corrections;
+mod protocol;
 mod recoveries;
 mod rejections;
 pub mod signature;
@@ -21,6 +23,7 @@ use crate::memory::provenance::Provenance;
 pub use choices::choices;
 pub use coedits::coedits;
 pub use corrections::corrections;
+pub use protocol::protocol;
 pub use recoveries::{recoveries, successes};
 pub use rejections::{refused, rejections};
 
@@ -57,7 +60,8 @@ impl Finding {
             trigger: String::new(),
             action: String::new(),
             title: String::new(),
-            project: Some(obs.project.clone()),
+            // No project (a home folder): user scope, applies everywhere.
+            project: (obs.project != "unknown").then(|| obs.project.clone()),
             paths: Vec::new(),
             evidence: String::new(),
             known: 1,
@@ -80,7 +84,8 @@ pub struct Ledger {
     pub edited: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
     /// project → tool alternative → sessions that used it successfully.
     pub tools: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
-    /// project → refused command's key → sessions in which the user refused it.
+    /// project → refused command's key → sessions in which the user refused it (and,
+    /// under the empty project, the tool slips of any project).
     pub refused: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
 }
 

@@ -92,8 +92,9 @@ pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
         };
         // Where the fix is general (another tool, absolute paths), the failure's
         // wording does not split the lesson: it is keyed on the project instead.
+        // The shell keeping an earlier `cd` is the Bash tool's way everywhere.
         let key = if fix.key == "absolute-path" {
-            format!("recover:{}=>absolute-path", failed.project)
+            "recover:*=>absolute-path".to_string()
         } else if fix.key.starts_with("use:") {
             format!("recover:{}:{}=>{}", failed.project, fail.tool(), fix.key)
         } else {
@@ -110,6 +111,11 @@ pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
             domain_of(&format!("{} {}", fail.shape(), fixed_line)),
         );
         f.trigger = format!("when `{}` fails with \"{why}\"", name_of(fail));
+        if fix.key == "absolute-path" {
+            f.project = None;
+            f.trigger =
+                "when a command in the shell fails on a relative path after an earlier `cd`".into();
+        }
         f.action = fix.advice;
         f.title = fix.title;
         // What happened, dated, in the project: evidence for whoever reads it.

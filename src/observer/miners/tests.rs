@@ -842,11 +842,51 @@ fn a_banner_every_command_prints_is_never_the_error_and_episodes_tell_what_happe
     ]);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(!found[0].trigger.contains("zoxide"), "{}", found[0].trigger);
-    assert!(found[0].trigger.contains("DATABASE_URL"), "{}", found[0].trigger);
     assert!(
-        found[0].evidence.starts_with("2026-02-20, ledger: `cargo test -p store` failed with"),
+        found[0].trigger.contains("DATABASE_URL"),
+        "{}",
+        found[0].trigger
+    );
+    assert!(
+        found[0]
+            .evidence
+            .starts_with("2026-02-20, ledger: `cargo test -p store` failed with"),
         "{}",
         found[0].evidence
     );
-    assert!(found[0].evidence.contains("then passed"), "{}", found[0].evidence);
+    assert!(
+        found[0].evidence.contains("then passed"),
+        "{}",
+        found[0].evidence
+    );
+}
+
+#[test]
+fn the_tools_own_rules_are_learned_for_everyone_from_the_second_session() {
+    let slip = |sid: &str, project: &str| {
+        let mut o = edit(sid, "src/a.rs");
+        o.event = Event::Failure;
+        o.outcome = Some(Outcome::ToolError);
+        o.error = Some("<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>".into());
+        o.project = project.into();
+        o
+    };
+    let mut ledger = Ledger::default();
+    assert!(
+        protocol(
+            &[vec![slip("s1", "ledger"), slip("s1", "ledger")]],
+            &mut ledger
+        )
+        .is_empty()
+    );
+    let found = protocol(&[vec![slip("s2", "atlas")]], &mut ledger);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].project, None);
+    assert_eq!(found[0].key, "protocol:not-read");
+    assert!(
+        found[0]
+            .action
+            .starts_with("open the file with the Read tool")
+    );
+    assert!(!found[0].title.contains("not been read"));
 }
