@@ -8,5 +8,6 @@ pub mod observation;
 pub mod payload;
 pub mod project;
 pub mod redact;
+pub mod signature;
 pub mod transcript;
 pub mod typed;

@@ -1,9 +1,11 @@
 //! PostToolUse and PostToolUseFailure: record the observation; after an edit, recall the
-//! past sessions and episodes that touched the same file, once per file per session.
+//! past sessions and episodes that touched the same file, once per file per session;
+//! after a failure seen before, what happened after it last time (failure recall), once
+//! per failure per session, as evidence for the model to weigh.
 
 use super::used::Sent;
 use super::{Answer, HookCtx, Result};
-use crate::agent::observation::{self, Event};
+use crate::agent::observation::{self, Event, Outcome};
 use crate::agent::payload::is_edit_tool;
 use crate::agent::project;
 use crate::memory::memo;
@@ -11,8 +13,9 @@ use crate::recall;
 use crate::recall::render::{self, Budget};
 
 pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Answer>> {
-    if let Some(obs) = observation::from_tool_event(&ctx.payload, event, ctx.now) {
-        ctx.record(&obs)?;
+    let obs = observation::from_tool_event(&ctx.payload, event, ctx.now);
+    if let Some(obs) = &obs {
+        ctx.record(obs)?;
     }
     if event == Event::Post && ctx.payload.tool_name() == "TodoWrite" {
         remember_tasks(ctx)?;
@@ -20,6 +23,11 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Answer>> {
     if !ctx.replaying() {
         // A failed attempt at what a memory advised still acted on it.
         ctx.notice_use();
+    }
+    if !ctx.replaying()
+        && let Some(obs) = obs.as_ref().filter(|o| o.outcome == Some(Outcome::Error))
+    {
+        return recall_failure(ctx, obs.error.as_deref().unwrap_or(""));
     }
     if ctx.replaying() || event != Event::Post || !is_edit_tool(ctx.payload.tool_name()) {
         return Ok(None);
@@ -72,6 +80,49 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Answer>> {
     let sent: Vec<&recall::Item> = items.iter().collect();
     ctx.note_sent(&sent, &ids, Sent::AfterEdit);
     Ok(ctx.inject("PostToolUse", text, &ids))
+}
+
+/// Failure recall: the memories of this failure (same signature), newest first.
+fn recall_failure(ctx: &HookCtx, error: &str) -> Result<Option<Answer>> {
+    let Some(key) = crate::agent::signature::failure_key(error) else {
+        return Ok(None);
+    };
+    let first = memo::update(&ctx.paths, &ctx.sid, |m| {
+        let first = !m.recalled_failures.contains(&key);
+        if first {
+            m.recalled_failures.push(key.clone());
+        }
+        first
+    })?;
+    if !first {
+        return Ok(None);
+    }
+    let Some((index, reader)) = ctx.index() else {
+        return Ok(None);
+    };
+    let items = recall::for_failure(
+        &index,
+        &reader,
+        &key,
+        ctx.project_name(),
+        ctx.now.timestamp(),
+    )?;
+    if items.is_empty() {
+        return Ok(None);
+    }
+    let cfg = ctx.config();
+    let budget = Budget {
+        total: cfg.context.prompt_chars,
+        item: cfg.context.item_chars,
+    };
+    let (text, ids) = render::items(
+        "## homunculus: this failure was seen before (what happened then: evidence to weigh, not an order)",
+        &items,
+        budget,
+    );
+    let sent: Vec<&recall::Item> = items.iter().collect();
+    ctx.note_sent(&sent, &ids, Sent::AfterEdit);
+    Ok(ctx.inject("PostToolUseFailure", text, &ids))
 }
 
 /// Keeps the agent's unfinished tasks for the session summary ("where was I").

@@ -210,3 +210,46 @@ fn session_start_pushes_only_episodes_two_sessions_confirmed() {
     assert!(text.contains("Port busy twice"), "{text}");
     assert!(!text.contains("one-off"), "{text}");
 }
+
+#[test]
+fn a_failure_seen_before_recalls_what_happened_then_once() {
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    memory.write(
+        "episodes/2026-02-10-cargo-test-needs-database-url.md",
+        "---\ndate: 2026-02-10\ntype: episode\nproject: \"ledger\"\ntags: [\"testing\"]\npattern: \"recover:x=>env:DATABASE_URL\"\noccurrences: 1\nprovenance: model\n---\n\n# cargo test needs DATABASE_URL\n\nWhen `cargo test` fails with \"error: set `DATABASE_URL` to use query macros online\": set DATABASE_URL: `DATABASE_URL=sqlite::memory: cargo test`\n\n## Sightings\n\n- 2026-02-10, ledger: `cargo test` failed with \"error: set `DATABASE_URL` to use query macros online\"; `DATABASE_URL=sqlite::memory: cargo test` then passed (session 1a2b3c4d)\n",
+    );
+    let failure = || {
+        payload(
+            "PostToolUseFailure",
+            &cwd,
+            json!({"tool_name": "Bash", "tool_input": {"command": "cargo test -p store"},
+                   "error": "Exit code 101\nerror: set `DATABASE_URL` to use query macros online, or run `cargo sqlx prepare`"}),
+        )
+    };
+    let first = run(&memory, HookEvent::PostToolUseFailure, failure());
+    let text = context(&first);
+    assert!(text.contains("seen before"), "{first:?}");
+    assert!(text.contains("DATABASE_URL=sqlite::memory:"), "{text}");
+    let later = memory.now + chrono::Duration::minutes(1);
+    let again = handle(
+        &memory.paths,
+        later,
+        HookEvent::PostToolUseFailure,
+        failure(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(again.answer, None, "once per failure per session");
+    // Another failure recalls nothing.
+    let other = payload(
+        "PostToolUseFailure",
+        &cwd,
+        json!({"tool_name": "Bash", "tool_input": {"command": "npm test"},
+               "error": "Exit code 1\nnpm ERR! Missing script: \"test\""}),
+    );
+    assert_eq!(
+        run(&memory, HookEvent::PostToolUseFailure, other).answer,
+        None
+    );
+}

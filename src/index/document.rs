@@ -92,6 +92,7 @@ fn add_instinct(doc: &mut TantivyDocument, fields: &Fields, i: &Instinct) {
     if let Some(p) = i.provenance {
         doc.add_text(fields.flags, format!("provenance-{}", p.name()));
     }
+    add_failure(doc, fields, &i.trigger);
     add_censor(doc, fields, i.censor.as_deref());
     add_opt(doc, fields.command, i.command.as_deref());
     let state = i.state(DateTime::<Utc>::MIN_UTC);
@@ -143,6 +144,12 @@ fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &st
     if let Some(p) = n.provenance {
         doc.add_text(fields.flags, format!("provenance-{}", p.name()));
     }
+    add_failure(doc, fields, body_text);
+    if n.kind == NoteKind::Episode
+        && let Some(gist) = episode_gist(body_text)
+    {
+        doc.add_text(fields.gist, gist);
+    }
     // Seen in two sessions or more: SessionStart may push it. One session's episode
     // stays for search, prompts and failure recall. (What the user stated outright is
     // an instinct at once, never an episode.)
@@ -151,6 +158,42 @@ fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &st
     }
     doc.add_i64(fields.created, secs(n.date));
     doc.add_i64(fields.last_seen, secs(n.date));
+}
+
+/// What an episode says: its newest sighting (what happened, dated), else the first
+/// paragraph under its title (the lesson it would teach).
+fn episode_gist(body: &str) -> Option<String> {
+    let sighting = body::section(body, "Sightings").and_then(|range| {
+        body[range]
+            .lines()
+            .rev()
+            .find_map(|l| l.trim().strip_prefix("- "))
+            .map(str::to_string)
+    });
+    let lesson = || {
+        body.lines()
+            .map(str::trim)
+            .skip_while(|l| l.is_empty() || l.starts_with('#'))
+            .take_while(|l| !l.is_empty() && !l.starts_with('#'))
+            .next()
+            .map(str::to_string)
+    };
+    // The batch mark at a sighting's end is bookkeeping.
+    sighting
+        .map(|s| match s.rfind(" (batch ") {
+            Some(at) => s[..at].to_string(),
+            None => s,
+        })
+        .or_else(lesson)
+}
+
+/// The failure a memory is about, as a flag the same failure finds again.
+fn add_failure(doc: &mut TantivyDocument, fields: &Fields, text: &str) {
+    let key = crate::agent::signature::quoted_failure(text)
+        .and_then(crate::agent::signature::failure_key);
+    if let Some(key) = key {
+        doc.add_text(fields.flags, key);
+    }
 }
 
 fn add_scope(doc: &mut TantivyDocument, fields: &Fields, project: Option<&str>) {

@@ -7,7 +7,7 @@ use tantivy::schema::{
 
 /// Bumped whenever the schema or the way documents are built changes; an index of
 /// another version is rebuilt.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// Handles to every field.
 #[derive(Debug, Clone, Copy)]
@@ -37,6 +37,9 @@ pub struct Fields {
     pub flags: Field,
     /// A censor's command pattern (regular expression), stored verbatim.
     pub command: Field,
+    /// What an episode says in one line (its newest sighting, else its lesson): what
+    /// reaches the model besides the title.
+    pub gist: Field,
     pub confidence: Field,
     /// Unix seconds from which decay counts (see `confidence::State`).
     pub decay_origin: Field,
@@ -90,6 +93,7 @@ pub fn build() -> (Schema, Fields) {
         scope: b.add_text_field("scope", STRING),
         flags: b.add_text_field("flags", STRING | STORED),
         command: b.add_text_field("command", STORED),
+        gist: b.add_text_field("gist", STORED),
         confidence: b.add_f64_field("confidence", FAST | STORED),
         decay_origin: b.add_i64_field("decay_origin", FAST | STORED),
         last_seen: b.add_i64_field("last_seen", FAST | STORED | INDEXED),

@@ -27,6 +27,8 @@ pub struct Memo {
     pub injected: Vec<String>,
     /// Files whose past work was already recalled after an edit.
     pub recalled_files: Vec<String>,
+    /// Failures (their `failure_key`) whose past was already recalled.
+    pub recalled_failures: Vec<String>,
     pub clear_advised: bool,
     /// Claude Code's transcript of the session (for the llm engine's lenses).
     pub transcript_path: Option<String>,

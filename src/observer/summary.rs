@@ -74,7 +74,7 @@ pub fn summarize(all: &[Observation], last_answer: Option<&str>) -> String {
             let why = obs
                 .error
                 .as_deref()
-                .map(miners::signature::telling_line)
+                .map(crate::agent::signature::telling_line)
                 .unwrap_or("");
             // Fixed: a recovery names the fix; or the same command worked later.
             let worked_later = all.iter().any(|o| {

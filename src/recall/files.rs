@@ -1,6 +1,6 @@
-//! Memories tied to files: instincts and convictions whose `paths` globs match a file,
-//! censors that fire for a tool call, and the past sessions and episodes that touched a
-//! file.
+//! Memories tied to files and failures: instincts and convictions whose `paths` globs
+//! match a file, censors that fire for a tool call, the past sessions and episodes that
+//! touched a file, and what happened the last times a failure was seen.
 
 use globset::Glob;
 use tantivy::collector::TopDocs;
@@ -120,6 +120,31 @@ pub fn file_history(
                 out.push(item);
             }
         }
+    }
+    Ok(out)
+}
+
+/// Failure recall: the instincts and episodes about a failure with this key (see
+/// `agent::signature::failure_key`), in this project or for everyone, newest first.
+/// Other projects' items are never returned.
+pub fn for_failure(
+    index: &Index,
+    reader: &IndexReader,
+    key: &str,
+    project: &str,
+    now: i64,
+) -> Result<Vec<Item>, IndexError> {
+    let f = index.fields();
+    let searcher = reader.searcher();
+    let query = BooleanQuery::new(vec![
+        (Occur::Must, of_kinds(f, &[Kind::Instinct, Kind::Episode])),
+        (Occur::Must, term(f.flags, key)),
+        (Occur::Must, any_of(f.scope, &[project, "*"])),
+    ]);
+    let top = TopDocs::with_limit(2).order_by_fast_field::<i64>("last_seen", Order::Desc);
+    let mut out = Vec::new();
+    for (_, address) in searcher.search(&query, &top)? {
+        out.push(load(&searcher, f, address, now)?);
     }
     Ok(out)
 }

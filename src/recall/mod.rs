@@ -8,7 +8,7 @@ pub mod gate;
 mod prompt;
 pub mod render;
 
-pub use files::{Verdict, censors, file_history, for_path};
+pub use files::{Verdict, censors, file_history, for_failure, for_path};
 pub use prompt::{PromptContext, prompt};
 
 use tantivy::collector::{Count, TopDocs};
@@ -41,6 +41,8 @@ pub struct Item {
     pub command: Option<String>,
     /// Why it was chosen (the words of the prompt it shares), for the injection log.
     pub why: Vec<String>,
+    /// An episode's one line of what happened (empty for other kinds).
+    pub gist: String,
 }
 
 pub(crate) fn term(field: Field, value: &str) -> Box<dyn Query> {
@@ -118,6 +120,7 @@ pub(crate) fn load(
         command: Some(text(f.command)).filter(|c| !c.is_empty()),
         kind,
         why: Vec::new(),
+        gist: text(f.gist),
     })
 }
 

@@ -152,6 +152,12 @@ fn describe(item: &Item) -> String {
     match item.kind {
         Kind::Instinct => advice(item),
         Kind::Conviction => format!("- {}: {}", item.name, item.action),
+        Kind::Episode if !item.gist.is_empty() => format!(
+            "- episode {}: {}: {}",
+            day(item.date),
+            item.title,
+            item.gist
+        ),
         kind => format!("- {} {}: {}", kind.name(), day(item.date), item.title),
     }
 }
@@ -185,6 +191,7 @@ mod tests {
             flags: vec![],
             command: None,
             why: vec![],
+            gist: String::new(),
         }
     }
 

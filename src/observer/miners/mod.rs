@@ -12,7 +12,6 @@ mod corrections;
 mod protocol;
 mod recoveries;
 mod rejections;
-pub mod signature;
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};

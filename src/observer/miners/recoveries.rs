@@ -25,9 +25,9 @@
 
 use std::collections::BTreeMap;
 
-use super::signature::{Banners, signature_among, telling_line_among};
 use super::{Finding, code, domain_of, sid8};
 use crate::agent::observation::{Event, Observation, Outcome};
+use crate::agent::signature::{Banners, signature_among, telling_line_among};
 use crate::shell::{self, Command};
 
 /// How far after a failure its fix may come.

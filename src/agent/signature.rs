@@ -153,6 +153,26 @@ fn mask(word: &str) -> String {
     out
 }
 
+/// The key that finds memories of a failure again: a hash of its signature's first
+/// eight words (a memory quotes the telling line clipped, so more would not match).
+/// `None` when the error says nothing but that it failed.
+pub fn failure_key(error: &str) -> Option<String> {
+    let sig = signature(error);
+    let words: Vec<&str> = sig.split_whitespace().take(8).collect();
+    (words.len() >= 2)
+        .then(|| format!("fails-{:x}", crate::text::fnv1a(words.join(" ").as_bytes())))
+}
+
+/// The failure a memory is about: the text it quotes after `fails with "` (a recovery
+/// instinct's trigger, an episode's lesson line).
+pub fn quoted_failure(text: &str) -> Option<&str> {
+    let start = text.find("fails with \"")? + "fails with \"".len();
+    let rest = &text[start..];
+    let line = rest.lines().next().unwrap_or(rest);
+    let end = line.rfind("\": ").or_else(|| line.rfind('"'))?;
+    Some(&line[..end])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,5 +205,22 @@ mod tests {
             signature("ModuleNotFoundError: No module named 'psycopg2' at /srv/b/y.py:99")
         );
         assert_eq!(signature("Exit code 1"), "");
+    }
+
+    #[test]
+    fn a_memory_of_a_failure_is_found_by_the_same_failure() {
+        let error = "Exit code 101\nerror: set `DATABASE_URL` to use query macros online, or run `cargo sqlx prepare`";
+        let trigger = format!(
+            "when `cargo test` fails with \"{}\"",
+            crate::text::one_line(telling_line(error), 100)
+        );
+        let quoted = quoted_failure(&trigger).unwrap();
+        assert_eq!(failure_key(quoted), failure_key(error));
+        let lesson = "When `nix flake check` fails with \"error: Path 'x' in \"/r\" is not tracked by Git.\": run `git add` first";
+        assert_eq!(
+            quoted_failure(lesson),
+            Some("error: Path 'x' in \"/r\" is not tracked by Git.")
+        );
+        assert_eq!(failure_key("Exit code 1"), None);
     }
 }
