@@ -1,0 +1,301 @@
+//! (a) Error recoveries: a shell command fails, and a few steps later (no user prompt
+//! and no file edit in between: that would be a code fix, not a lesson) a command
+//! that answers the failure succeeds. The lesson is keyed on the failure's signature
+//! and on the kind of fix, so the same lesson seen through other commands is one:
+//! - the same command with an environment variable set, a flag added, or the argument
+//!   the error named changed (`DATABASE_URL=… cargo test`, `python3 -m unittest`);
+//! - a sibling tool or a runner (npm → pnpm, pip → uv, `pytest` → `uv run pytest`,
+//!   `docker compose` → `docker-compose`), or the program the error names;
+//! - a setup step the error asks for, then the same command again (`git config
+//!   user.email …`, `terraform init`); or the one step taken between the failure and
+//!   the retry that passed, when there was only one (`git add` of new files before
+//!   `nix flake check`), never a command on another host or a service restart (an
+//!   outage that ended looks just like that).
+//!
+//! A fix is confirmed by its outcome, not by coming next: the failed command itself, or
+//! its modified form (same program, same target), must succeed after it, with no user
+//! message in between (unless the step is the one the error itself asked for), within
+//! `GAP`, in the same folder, and with output that does not say nothing happened
+//! ("Everything up-to-date"). Another host, script or folder is another story.
+//!
+//! Never a fix: diagnostics (looked past), anything that may never be advice (it
+//! deletes, fetches and runs code, or switches a safety off: the recovery is dropped),
+//! the failed program run again as its own "step" (`cp` before `cp`), or the same
+//! command again (a flaky failure).
+
+use std::collections::BTreeMap;
+
+use super::{Finding, code, domain_of, sid8};
+use crate::agent::observation::{Event, Observation, Outcome};
+use crate::agent::signature::{Banners, signature_among, telling_line_among};
+use crate::shell::{self, Command};
+
+/// How far after a failure its fix may come.
+const LOOKAHEAD: usize = 12;
+/// How long after a failure its fix may come: later, the world changed in between.
+const GAP_SECONDS: i64 = 15 * 60;
+
+fn seconds_between(a: &str, b: &str) -> Option<i64> {
+    let t = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
+    Some((t(b)? - t(a)?).num_seconds())
+}
+
+/// A fix and how to say it.
+#[derive(Debug, Clone, PartialEq)]
+struct Fix {
+    /// The fix's part of the pattern key: `env:DATABASE_URL`, `use:pnpm`, ...
+    key: String,
+    /// The advice: what to do, with the command that worked.
+    advice: String,
+    /// A short name for the lesson.
+    title: String,
+    /// The step taken before the same command passed, for "run this first" fixes.
+    step: Option<String>,
+}
+
+mod fixes;
+mod names;
+
+use fixes::{answers, elsewhere_or_a_restart, first, moved, prefixed, relate};
+use names::{name_of, same_program};
+
+fn shell_command(obs: &Observation) -> Option<&str> {
+    (obs.tool.as_deref() == Some("Bash"))
+        .then_some(obs.input.command.as_deref())
+        .flatten()
+}
+
+/// (a) The recoveries of one session, in order.
+pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    // What the session's succeeding commands printed first: banners, not errors.
+    let banners: Banners = session
+        .iter()
+        .flat_map(|o| o.printed.iter().copied())
+        .collect();
+    for (i, failed) in session.iter().enumerate() {
+        if failed.outcome != Some(Outcome::Error) {
+            continue;
+        }
+        let Some(line) = shell_command(failed) else {
+            continue;
+        };
+        // A failed look can still teach a set-up step; a destructive command never.
+        if shell::line_is_never_advice(line) {
+            continue;
+        }
+        let error = failed.error.as_deref().unwrap_or("");
+        let sig = signature_among(error, &banners);
+        let cmds = shell::parse(line);
+        let Some(fail) = shell::failing(&cmds, error) else {
+            continue;
+        };
+        if sig.is_empty() {
+            continue;
+        }
+        let Some((fix, fixed_line)) = find_fix(failed, &session[i + 1..], fail, line, error) else {
+            continue;
+        };
+        // Where the fix is general (another tool, absolute paths), the failure's
+        // wording does not split the lesson: it is keyed on the project instead.
+        // The shell keeping an earlier `cd` is the Bash tool's way everywhere.
+        let key = if fix.key == "absolute-path" {
+            "recover:*=>absolute-path".to_string()
+        } else if fix.key.starts_with("use:") {
+            format!("recover:{}:{}=>{}", failed.project, fail.tool(), fix.key)
+        } else {
+            format!("recover:{sig}=>{}", fix.key)
+        };
+        // One sighting per session: the same failure fixed twice is one lesson seen once.
+        if out.iter().any(|f| f.key == key) {
+            continue;
+        }
+        let why = crate::text::one_line(telling_line_among(error, &banners), 100);
+        let mut f = Finding::seen_in(
+            failed,
+            key,
+            domain_of(&format!("{} {}", fail.shape(), fixed_line)),
+        );
+        f.trigger = format!("when `{}` fails with \"{why}\"", name_of(fail));
+        if fix.key == "absolute-path" {
+            f.project = None;
+            f.trigger =
+                "when a command in the shell fails on a relative path after an earlier `cd`".into();
+        }
+        f.action = fix.advice;
+        f.title = fix.title;
+        // What happened, dated, in the project: evidence for whoever reads it.
+        let then = match &fix.step {
+            Some(step) => format!("{} and then {} passed", code(step), code(fixed_line)),
+            None => format!("{} then passed", code(fixed_line)),
+        };
+        f.evidence = format!(
+            "{}, {}: {} failed with \"{why}\"; {then} (session {})",
+            failed.ts.get(..10).unwrap_or(&failed.ts),
+            failed.project,
+            code(line),
+            sid8(&failed.session_id)
+        );
+        out.push(f);
+    }
+    out
+}
+
+/// Looks past diagnostics for the command that answered the failure, and keeps it only
+/// when the outcome confirms it (see the module's rules).
+fn find_fix<'a>(
+    failed: &Observation,
+    later: &'a [Observation],
+    fail: &Command,
+    fail_line: &str,
+    error: &str,
+) -> Option<(Fix, &'a str)> {
+    let (fix, line, asked) = candidate_fix(failed, later, fail, fail_line, error)?;
+    // With the user's words in between, only the step the error itself asked for
+    // (`git config user.email …` after "Please tell me who you are") is the fix.
+    if asked && !fix.key.starts_with("first:") {
+        return None;
+    }
+    let absolute = fix.key == "absolute-path";
+    (!shell::line_is_never_advice(line) || absolute).then_some((fix, line))
+}
+
+fn candidate_fix<'a>(
+    failed: &Observation,
+    later: &'a [Observation],
+    fail: &Command,
+    fail_line: &str,
+    error: &str,
+) -> Option<(Fix, &'a str, bool)> {
+    let mut setup: Option<Command> = None;
+    // Steps taken on the way that the error did not ask for.
+    let mut unasked: Vec<Command> = Vec::new();
+    let mut spoiled = false;
+    let mut prompts = 0;
+    for obs in later.iter().take(LOOKAHEAD) {
+        if seconds_between(&failed.ts, &obs.ts).is_some_and(|s| s > GAP_SECONDS) {
+            return None;
+        }
+        // The user may answer a question on the way (an email for `git config`); a
+        // second prompt is another task.
+        if obs.event == Event::Prompt {
+            prompts += 1;
+            if prompts > 1 {
+                return None;
+            }
+            continue;
+        }
+        let asked = prompts > 0;
+        // Another folder is another story (the shell's own `cd` aside, below).
+        if !obs.cwd.is_empty() && !failed.cwd.is_empty() && obs.cwd != failed.cwd {
+            return None;
+        }
+        if obs
+            .tool
+            .as_deref()
+            .is_some_and(crate::agent::payload::is_edit_tool)
+        {
+            // The code changed: whatever works now, the fix was the edit.
+            return None;
+        }
+        let Some(line) = shell_command(obs) else {
+            continue;
+        };
+        if shell::line_is_never_advice(line) {
+            return None;
+        }
+        let cmds = shell::parse(line);
+        let Some(next) = shell::primary(&cmds) else {
+            continue;
+        };
+        // A command whose output says nothing happened changed nothing.
+        let ok = obs.outcome == Some(Outcome::Success) && !obs.noop;
+        // A look is no fix, unless it is the failed look done with the right tool.
+        if shell::line_is_diagnostic(line) {
+            let sibling =
+                relate(fail, fail_line, error, next, &cmds).filter(|f| f.key.starts_with("use:"));
+            match sibling {
+                Some(fix) if ok => return Some((fix, line, asked)),
+                _ => continue,
+            }
+        }
+        // A step the agent put in front of the same kind of command on the same line.
+        let before_fail: Vec<String> = shell::parse(fail_line).iter().map(Command::text).collect();
+        let on_the_line = cmds.iter().find(|c| {
+            c.text() != next.text()
+                && !c.filters
+                && !same_program(c, fail)
+                && !shell::is_setup(c)
+                && !shell::is_diagnostic(c)
+                && !before_fail.contains(&c.text())
+        });
+        let same_kind = next.shape() == fail.shape();
+        if ok && same_kind && next.text() != fail.text() {
+            // The command changed itself (a variable, a flag): that is the fix.
+            if let Some(fix) = relate(fail, fail_line, error, next, &cmds) {
+                return Some((fix, line, asked));
+            }
+            if let Some(step) = on_the_line {
+                return Some((first(step, fail), line, asked));
+            }
+        }
+        if next.text() == fail.text() {
+            if !ok {
+                continue;
+            }
+            // The same command works now: behind a set-up command on the same line, or
+            // after a step that answered the error, that is the lesson; with nothing
+            // in between the failure was flaky.
+            if let Some(fix) = prefixed(next, &cmds).or_else(|| moved(fail_line, line, error)) {
+                return Some((fix, line, asked));
+            }
+            // A step on the same line was put there on purpose; one before it counts
+            // only when the error asked for it, so the user's answer may lie between.
+            if let Some(step) = on_the_line {
+                return Some((first(step, fail), line, asked));
+            }
+            let step = match setup.take() {
+                Some(step) => step,
+                None if !asked && !spoiled && unasked.len() == 1 => unasked.pop()?,
+                None => return None,
+            };
+            return Some((first(&step, fail), line, false));
+        }
+        if !ok {
+            continue;
+        }
+        let related = cmds
+            .iter()
+            .filter(|c| !shell::is_setup(c) && !shell::is_diagnostic(c))
+            .find_map(|c| relate(fail, fail_line, error, c, &cmds));
+        if let Some(fix) = related {
+            return Some((fix, line, asked));
+        }
+        if setup.is_none() && !same_program(next, fail) && answers(error, next) {
+            setup = Some(next.clone());
+        } else if !same_program(next, fail) {
+            // Whatever passes after a step elsewhere or a restart may owe it to the
+            // world (an outage ended), not to any step.
+            spoiled |= elsewhere_or_a_restart(next);
+            unasked.push(next.clone());
+        }
+    }
+    None
+}
+
+/// Successful runs of a command shape per project: evidence against a recovery
+/// instinct that says this command fails.
+pub fn successes(batch: &[Observation]) -> BTreeMap<(String, String), u32> {
+    let mut out = BTreeMap::new();
+    for obs in batch {
+        if obs.event != Event::Post {
+            continue;
+        }
+        if let Some(cmd) =
+            shell_command(obs).and_then(|l| shell::primary(&shell::parse(l)).cloned())
+        {
+            *out.entry((obs.project.clone(), cmd.shape())).or_insert(0) += 1;
+        }
+    }
+    out
+}
