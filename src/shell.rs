@@ -171,12 +171,18 @@ pub fn parse(line: &str) -> Vec<Command> {
 }
 
 /// The command that does the work: the last one that is neither a directory change, an
-/// environment set-up (`source`, `export`) nor an `echo`.
+/// environment set-up (`source`, `export`), an `echo`, a pipeline's filter nor (when
+/// there is another) a look.
 pub fn primary(commands: &[Command]) -> Option<&Command> {
+    let works =
+        |c: &&Command| !c.filters && !is_setup(c) && c.tool() != "echo" && c.tool() != "true";
+    // A look tacked on at the end (`make && ls out/`) is not what the line is for.
     commands
         .iter()
         .rev()
-        .find(|c| !c.filters && !is_setup(c) && c.tool() != "echo" && c.tool() != "true")
+        .filter(works)
+        .find(|c| !is_diagnostic(c))
+        .or_else(|| commands.iter().rev().find(works))
         .or_else(|| commands.iter().rev().find(|c| !c.filters))
         .or(commands.last())
 }

@@ -33,12 +33,18 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<()> {
     }
     let style = ctx.style();
     for hit in &hits {
+        let origin = hit
+            .provenance
+            .as_deref()
+            .map(|p| format!(" [{}]", origin_word(p)))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "{} {}  {}",
+            "{} {}  {}{}",
             style.dim(&format!("{:<10}", hit.kind)),
             style.bold(&hit.name),
-            style.dim(&format!("({:.2})", hit.score))
+            style.dim(&format!("({:.2})", hit.score)),
+            style.dim(&origin)
         );
         if hit.title != hit.name && !hit.title.is_empty() {
             let _ = writeln!(out, "           {}", hit.title);
@@ -81,5 +87,17 @@ fn options(ctx: &Ctx, args: &SearchArgs) -> SearchOptions {
         limit: usize::from(args.limit),
         now_unix: ctx.now.timestamp(),
         snippet_chars: if args.json { 0 } else { 160 },
+    }
+}
+
+/// How a provenance reads to a person: whose words the memory holds.
+pub fn origin_word(provenance: &str) -> &str {
+    match provenance {
+        "user" => "you said",
+        "model" => "observed",
+        "tool" => "tool output",
+        "paste" => "pasted",
+        "import" => "imported",
+        other => other,
     }
 }

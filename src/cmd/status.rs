@@ -110,6 +110,7 @@ fn instinct_json(ctx: &Ctx, i: &Instinct, used: UsageCounts) -> serde_json::Valu
         "promoted": i.promoted,
         "disputed": i.disputed,
         "inherited": i.origin == Origin::Inherited,
+        "provenance": i.provenance.map(|p| p.name()),
         "path": i.path,
         "injected": used.injected,
         "listed": used.listed,
@@ -148,6 +149,9 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
                 if on {
                     marks.push_str(mark);
                 }
+            }
+            if let Some(p) = i.provenance {
+                let _ = write!(marks, " [{}]", super::search::origin_word(p.name()));
             }
             let used = counts.usage_of(ctx, &i.path);
             if used.injected > 0 || used.used > 0 {

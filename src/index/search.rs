@@ -4,7 +4,7 @@
 
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
-use tantivy::schema::IndexRecordOption;
+use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocId, IndexReader, Score, SegmentReader, TantivyDocument, Term};
 
@@ -37,6 +37,16 @@ pub struct Hit {
     pub snippet: Snippet,
     #[serde(skip)]
     pub project: Option<String>,
+    /// Whose words it holds (`user`, `model`, …), when the file says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<String>,
+}
+
+/// The provenance an item's flags carry (`provenance-user` → `user`).
+pub fn provenance_of<'a>(flags: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    flags
+        .into_iter()
+        .find_map(|f| f.strip_prefix("provenance-"))
 }
 
 /// Words that say nothing about what a prompt or query is looking for.
@@ -425,6 +435,8 @@ pub fn search(
             .map(|s| Snippet::new(s.fragment(), s.highlighted()))
             .unwrap_or_default();
         let project = text(f.project);
+        let flags: Vec<&str> = doc.get_all(f.flags).filter_map(|v| v.as_str()).collect();
+        let provenance = provenance_of(flags).map(str::to_string);
         hits.push(Hit {
             path: text(f.path),
             kind: text(f.kind),
@@ -433,6 +445,7 @@ pub fn search(
             score,
             snippet,
             project: (!project.is_empty()).then_some(project),
+            provenance,
         });
     }
     Ok(hits)

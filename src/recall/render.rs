@@ -145,7 +145,15 @@ pub fn session_start(
 /// An instinct as advice: what to do, and when.
 fn advice(i: &Item) -> String {
     let trigger = i.trigger.trim_matches('"');
-    format!("- {trigger} → {} [{:.2}]", i.action, i.confidence)
+    // Whose words: what the user said weighs differently from what was observed.
+    match crate::index::search::provenance_of(i.flags.iter().map(String::as_str)) {
+        Some("user") => format!(
+            "- {trigger} → {} [{:.2}, the user said so]",
+            i.action, i.confidence
+        ),
+        Some("model") => format!("- {trigger} → {} [{:.2}, observed]", i.action, i.confidence),
+        _ => format!("- {trigger} → {} [{:.2}]", i.action, i.confidence),
+    }
 }
 
 fn describe(item: &Item) -> String {

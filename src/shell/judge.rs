@@ -21,6 +21,26 @@ pub fn is_diagnostic(cmd: &Command) -> bool {
     if cmd.flags().any(|f| LISTING.contains(&f)) {
         return true;
     }
+    // A command group's own look (`gh auth status`, `git stash list`, `aws sts
+    // get-caller-identity`, `gcloud config list`), unless it runs a script of that name.
+    const LOOKS: &[&str] = &[
+        "status",
+        "list",
+        "ls",
+        "show",
+        "info",
+        "view",
+        "describe",
+        "whoami",
+        "version",
+        "inspect",
+        "get-caller-identity",
+        "check-status",
+    ];
+    let runs_a_script = matches!(cmd.verb(), Some("run" | "exec" | "x" | "dlx" | "task"));
+    if !runs_a_script && cmd.words().take(2).skip(1).any(|w| LOOKS.contains(&w)) {
+        return true;
+    }
     let verb = cmd.verb().unwrap_or("");
     match cmd.tool() {
         "ls" | "ll" | "cat" | "head" | "tail" | "less" | "more" | "pwd" | "tree" | "wc"

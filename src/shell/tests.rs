@@ -248,3 +248,19 @@ fn a_here_document_fed_to_a_shell_is_commands() {
     ));
     assert!(line_is_destructive("bash <<EOF\nrm -rf build\nEOF"));
 }
+
+#[test]
+fn a_command_groups_own_look_is_a_diagnostic() {
+    for line in [
+        "gh auth status",
+        "git stash list",
+        "gcloud config list",
+        "aws sts get-caller-identity",
+        "docker compose ls",
+    ] {
+        assert!(line_is_diagnostic(line), "{line}");
+    }
+    for line in ["npm run status", "gh auth setup-git", "git stash pop"] {
+        assert!(!line_is_diagnostic(line), "{line}");
+    }
+}

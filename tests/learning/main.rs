@@ -121,17 +121,23 @@ fn matches(lesson: &Lesson, m: &Memory) -> bool {
 /// Replays `sources`, prints the judgement, returns (found builtin lessons, builtin
 /// lessons, instincts learned, must-not violations).
 fn judge(name: &str, sources: &Path, labels: &Path) -> (usize, usize, usize, Vec<String>) {
-    judge_shown(name, sources, labels, true)
+    let j = judge_shown(name, sources, labels, true);
+    (j.found, j.total, j.instincts, j.violations)
+}
+
+/// What one person's replay taught, against their labels.
+struct Judged {
+    found: usize,
+    total: usize,
+    instincts: usize,
+    violations: Vec<String>,
+    /// The file stems of everything learned.
+    learned: Vec<String>,
 }
 
 /// `judge`, printing which lessons were found only when `show` (a held-out person's
 /// labels are read for their totals, so nobody tunes on them by reading the output).
-fn judge_shown(
-    name: &str,
-    sources: &Path,
-    labels: &Path,
-    show: bool,
-) -> (usize, usize, usize, Vec<String>) {
+fn judge_shown(name: &str, sources: &Path, labels: &Path, show: bool) -> Judged {
     let labels: Labels = toml::from_str(&std::fs::read_to_string(labels).unwrap()).unwrap();
     let home = tempfile::tempdir().unwrap();
     let started = std::time::Instant::now();
@@ -196,7 +202,20 @@ fn judge_shown(
         before,
         "second replay changed files"
     );
-    (found, builtin.len(), instincts, violations)
+    let learned = learned
+        .iter()
+        .map(|m| {
+            let base = m.file.rsplit('/').next().unwrap_or(&m.file);
+            base.trim_end_matches(".md").to_string()
+        })
+        .collect();
+    Judged {
+        found,
+        total: builtin.len(),
+        instincts,
+        violations,
+        learned,
+    }
 }
 
 /// Every markdown file of the memory with its text.
@@ -238,46 +257,181 @@ fn the_real_development_set_teaches_nothing_wrong() {
     assert!(found * 100 >= total * 40, "recall {found}/{total}");
 }
 
-/// The six people of `../shared/transcripts-real-2/`, each with their labels in
-/// `tests/data/learning/`: the first three were looked at while tuning, the last three
-/// never (their labels were written by reviewers and only their totals are read).
-const PEOPLE: &[(&str, &str, bool)] = &[
-    ("borja-rojo-ilvento-dotfiles", "borja-rojo-ilvento", true),
-    ("JamesTiberiusKirk-dotsv2", "jamestiberiuskirk", true),
-    ("awesumsawz-dotfiles-universal", "awesumsawz", true),
-    ("hannibal8856-claude_backup", "hannibal8856", false),
-    ("4thehalibit-omarchy-backup", "4thehalibit", false),
-    ("fabien-lessirard-dotfiles", "fabien-lessirard", false),
+/// The seven people: the first development set (`../shared/transcripts-real/`) and the
+/// six of `../shared/transcripts-real-2/`, each with their labels in `tests/data/learning/`
+/// and the name a reviewer's verdicts use (`judged.toml`). The first four were looked at
+/// while tuning; the last three never (their labels and verdicts were written by
+/// reviewers, and only their totals are printed).
+const PEOPLE: &[(&str, &str, &str, bool)] = &[
+    ("transcripts-real", "real", "dain", true),
+    (
+        "transcripts-real-2/borja-rojo-ilvento-dotfiles",
+        "borja-rojo-ilvento",
+        "borja",
+        true,
+    ),
+    (
+        "transcripts-real-2/JamesTiberiusKirk-dotsv2",
+        "jamestiberiuskirk",
+        "james",
+        true,
+    ),
+    (
+        "transcripts-real-2/awesumsawz-dotfiles-universal",
+        "awesumsawz",
+        "awesumsawz",
+        true,
+    ),
+    (
+        "transcripts-real-2/hannibal8856-claude_backup",
+        "hannibal8856",
+        "hannibal",
+        false,
+    ),
+    (
+        "transcripts-real-2/4thehalibit-omarchy-backup",
+        "4thehalibit",
+        "4thehalibit",
+        false,
+    ),
+    (
+        "transcripts-real-2/fabien-lessirard-dotfiles",
+        "fabien-lessirard",
+        "fabien",
+        false,
+    ),
 ];
 
+#[derive(Debug, Deserialize)]
+struct Verdicts {
+    memory: Vec<Verdict>,
+}
+
+/// A reviewer's verdict on one learned memory.
+#[derive(Debug, Deserialize)]
+struct Verdict {
+    person: String,
+    file: String,
+    verdict: String,
+    #[serde(default)]
+    poisoned: bool,
+}
+
+/// Verdict counts: useful, noise, wrong, harmful, poisoned, not yet judged.
+#[derive(Debug, Default, Clone, Copy)]
+struct Tally {
+    useful: usize,
+    noise: usize,
+    wrong: usize,
+    harmful: usize,
+    poisoned: usize,
+    unjudged: usize,
+}
+
+impl Tally {
+    fn judged(&self) -> usize {
+        self.useful + self.noise + self.wrong + self.harmful
+    }
+
+    fn add(&mut self, other: Tally) {
+        self.useful += other.useful;
+        self.noise += other.noise;
+        self.wrong += other.wrong;
+        self.harmful += other.harmful;
+        self.poisoned += other.poisoned;
+        self.unjudged += other.unjudged;
+    }
+
+    fn line(&self) -> String {
+        let pct = |n: usize| (n * 100).checked_div(self.judged()).unwrap_or(0);
+        format!(
+            "{} useful ({}%), {} noise, {} wrong ({}%), {} harmful, {} poisoned, {} not judged",
+            self.useful,
+            pct(self.useful),
+            self.noise,
+            self.wrong,
+            pct(self.wrong),
+            self.harmful,
+            self.poisoned,
+            self.unjudged
+        )
+    }
+}
+
+fn tally(person: &str, learned: &[String], verdicts: &Verdicts) -> Tally {
+    let mut t = Tally::default();
+    for stem in learned {
+        match verdicts
+            .memory
+            .iter()
+            .find(|v| v.person == person && &v.file == stem)
+        {
+            None => t.unjudged += 1,
+            Some(v) => {
+                t.poisoned += usize::from(v.poisoned);
+                match v.verdict.as_str() {
+                    "useful" => t.useful += 1,
+                    "noise" => t.noise += 1,
+                    "wrong" => t.wrong += 1,
+                    _ => t.harmful += 1,
+                }
+            }
+        }
+    }
+    t
+}
+
 #[test]
-fn six_more_people_learn_nothing_wrong() {
-    let shared = root().join("../shared/transcripts-real-2");
-    if !shared.is_dir() {
+fn seven_people_learn_what_is_true() {
+    let shared = root().join("../shared");
+    if !shared.join("transcripts-real-2").is_dir() {
         eprintln!("skipped: ../shared/transcripts-real-2 is absent");
         return;
     }
+    let verdicts: Verdicts = toml::from_str(
+        &std::fs::read_to_string(root().join("tests/data/learning/judged.toml")).unwrap(),
+    )
+    .unwrap();
     let mut rows = Vec::new();
     let mut violations = Vec::new();
-    let mut totals = [(0, 0, 0); 2];
-    for (folder, labels, tuned) in PEOPLE {
+    let mut lessons = [(0, 0); 2];
+    let mut judged = [Tally::default(); 2];
+    for (folder, labels, person, tuned) in PEOPLE {
         let labels = root().join(format!("tests/data/learning/{labels}.toml"));
-        let (found, total, instincts, wrong) =
-            judge_shown(folder, &shared.join(folder), &labels, *tuned);
-        let group = &mut totals[usize::from(!tuned)];
-        group.0 += found;
-        group.1 += total;
-        group.2 += instincts;
+        let j = judge_shown(folder, &shared.join(folder), &labels, *tuned);
+        let t = tally(person, &j.learned, &verdicts);
+        let group = usize::from(!tuned);
+        lessons[group].0 += j.found;
+        lessons[group].1 += j.total;
+        judged[group].add(t);
         rows.push(format!(
-            "  {folder:32} {} {found}/{total} builtin lessons, {instincts} instincts, {} must-not",
+            "  {person:12} {} lessons {}/{}, must-not {}, learned {}: {}",
             if *tuned { "tuned   " } else { "held-out" },
-            wrong.len()
+            j.found,
+            j.total,
+            j.violations.len(),
+            j.learned.len(),
+            t.line()
         ));
-        violations.extend(wrong.into_iter().map(|w| format!("{folder}: {w}")));
+        violations.extend(j.violations.into_iter().map(|w| format!("{person}: {w}")));
+        if *tuned && (t.harmful > 0 || t.poisoned > 0) {
+            violations.push(format!(
+                "{person}: a harmful or poisoned memory was learned"
+            ));
+        }
     }
-    println!("== six more people\n{}", rows.join("\n"));
-    for (name, (found, total, instincts)) in ["tuned", "held-out"].iter().zip(totals) {
-        println!("  {name}: {found}/{total} builtin lessons found, {instincts} instincts");
+    println!("== seven people (judged verdicts in tests/data/learning/judged.toml)");
+    println!("{}", rows.join("\n"));
+    for (i, name) in ["tuned", "held-out"].iter().enumerate() {
+        println!(
+            "  {name}: lessons {}/{}; {}",
+            lessons[i].0,
+            lessons[i].1,
+            judged[i].line()
+        );
     }
     assert!(violations.is_empty(), "{violations:#?}");
+    for t in judged {
+        assert_eq!(t.harmful + t.poisoned, 0, "{}", t.line());
+    }
 }

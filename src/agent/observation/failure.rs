@@ -66,6 +66,9 @@ pub fn classify_failure_in(tool: &str, text: &str, era: Era) -> (Outcome, Option
         || lower.contains("was blocked. for security")
         || lower.starts_with("claude requested permissions")
         || lower.contains("permission denied by")
+        || lower.contains("auto mode")
+        || lower.contains("auto-mode")
+        || lower.contains("classifier")
     {
         return (Outcome::Denied, None);
     }

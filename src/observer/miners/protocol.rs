@@ -2,13 +2,15 @@
 //! them: Edit or Write refused because the file was not read first, the text to replace
 //! not found or not unique, the file changed since it was read. The remedy is the
 //! tool's own rule, so it is the same everywhere: a user-scope memory, counted over
-//! sessions of any project, reported from the second session on.
+//! sessions of any project, reported from the third session on.
 
 use super::{Finding, Ledger, sid8};
 use crate::agent::observation::{Observation, Outcome};
 
-/// Sessions (of any project) a slip must recur in before it is reported.
-const SLIP_SESSIONS: usize = 2;
+/// Sessions (of any project) a slip must recur in before it is reported: the tool says
+/// what to do each time, so only a habit of tripping earns a memory (an instinct, at
+/// once).
+const SLIP_SESSIONS: usize = 3;
 
 /// The slips we know: (key, what the tool says, the lesson's name, the remedy). The
 /// memory is named and worded after the remedy, never after the tool's complaint.

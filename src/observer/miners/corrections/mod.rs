@@ -81,6 +81,41 @@ fn patterns() -> &'static [(Regex, Shape)] {
     })
 }
 
+/// Whether a "don't" is said for the moment: it names no thing but "anything", or
+/// its time is now ("yet", "for now", "this time", "until …").
+fn for_the_moment(sentence: &str) -> bool {
+    let words: String = sentence
+        .to_ascii_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '\'' {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    let lower = format!(" {words} ");
+    let first = lower
+        .split_whitespace()
+        .find(|w| *w != "please")
+        .unwrap_or("");
+    !matches!(first, "never" | "avoid")
+        && [
+            " yet ",
+            " now ",
+            "for now",
+            "this time",
+            " anything ",
+            "right away",
+            "at the moment",
+            "for the moment",
+            " until ",
+        ]
+        .iter()
+        .any(|m| lower.contains(m))
+}
+
 /// The rule one sentence states, if any.
 fn rule_of(sentence: &str, redirect: bool, said_no: bool) -> Option<Rule> {
     let quoted = crate::text::one_line(sentence, 200);
@@ -110,7 +145,9 @@ fn rule_of(sentence: &str, redirect: bool, said_no: bool) -> Option<Rule> {
         let named = |names: &[&str]| names.iter().find_map(|n| trimmed(c.name(n)));
         let (prefer, avoid, explicit) = match shape {
             Shape::PreferAvoid => (named(&["a"]), named(&["b"]), true),
-            Shape::Avoid => (None, named(&["b", "x"]), true),
+            // "don't X" can be an order for the moment ("dont revert anything, figure
+            // out why", "don't push yet"): a rule, but not one stated for good.
+            Shape::Avoid => (None, named(&["b", "x"]), !for_the_moment(sentence)),
             // "X only" is a rule when it is all the sentence says.
             Shape::Prefer if (c.name("c").is_some() || c.name("a").is_some()) && !short => continue,
             Shape::Prefer => (named(&["x", "a", "c"]), None, true),
@@ -136,7 +173,9 @@ fn rule_of(sentence: &str, redirect: bool, said_no: bool) -> Option<Rule> {
                 .iter()
                 .find_map(|n| c.name(n))
                 .map(|m| {
-                    let phrase = clause_of(m.as_str());
+                    // The clause from the rule's start in the sentence itself: a capture
+                    // may stop early (at the `.` of `group.visible`).
+                    let phrase = clause_of(&sentence[m.start()..]);
                     crate::text::one_line(&format!("{}{phrase}", &sentence[..m.start()]), 200)
                 })
                 .unwrap_or(quoted),

@@ -7,6 +7,13 @@ use super::names::{inner_tool, name_of};
 use crate::observer::miners::code;
 use crate::shell::{self, Command};
 
+/// Steps any shell user takes without being told (`mkdir -p` of a missing folder,
+/// `touch`, `chmod +x`): true, but no lesson worth a memory.
+pub(super) fn is_basic(step: &Command) -> bool {
+    matches!(step.tool(), "mkdir" | "touch" | "cd" | "pwd")
+        || (step.tool() == "chmod" && step.args.iter().any(|a| a == "+x" || a == "u+x"))
+}
+
 /// The fix "run this step first".
 pub(super) fn first(step: &Command, fail: &Command) -> Fix {
     Fix {
@@ -42,6 +49,20 @@ fn without_values(step: &Command) -> String {
     text
 }
 
+/// Whether an error says a file or folder is not there.
+fn path_missing(lower_error: &str) -> bool {
+    [
+        "no such file",
+        "cannot find",
+        "does not exist",
+        "not found: ",
+        "can't open file",
+        "could not find",
+    ]
+    .iter()
+    .any(|n| lower_error.contains(n))
+}
+
 /// Whether a different command looks like the step the error asked for: the error
 /// names two of its words in a row (`terraform init`, `git config`, `playwright
 /// install`, `update-kubeconfig`).
@@ -73,10 +94,20 @@ pub(super) fn moved(fail_line: &str, fix_line: &str, error: &str) -> Option<Fix>
     let lost = match cd(fail_line) {
         Some(from) => !from.starts_with(['/', '~']) && error.contains(from.as_str()),
         // No `cd` of its own: an earlier one left the shell elsewhere, and a relative
-        // path the command named was not there.
-        None => ["no such file", "not found", "cannot find", "does not exist"]
-            .iter()
-            .any(|n| lower.contains(n)),
+        // path the command named is what the error says is missing.
+        None => {
+            path_missing(&lower)
+                && shell::parse(fail_line)
+                    .iter()
+                    .flat_map(|c| c.words())
+                    .any(|w| {
+                        let relative = w.trim_start_matches("./").trim_end_matches("/...");
+                        !w.starts_with(['/', '~', '-'])
+                            && relative.len() > 1
+                            && (w.contains('/') || w.contains('.'))
+                            && lower.contains(&relative.to_ascii_lowercase())
+                    })
+        }
     };
     (lost && to.starts_with('/')).then(|| Fix {
         key: "absolute-path".into(),
@@ -222,9 +253,19 @@ pub(super) fn relate(
                 .copied()
                 .filter(|w| !old_words.contains(w))
                 .collect();
-            let absolute = changed
-                .iter()
-                .any(|w| w.starts_with('/') || w.contains(":\\"));
+            // The same relative path, now spelled from the root, after the error said it
+            // was missing: the shell was elsewhere. Any other absolute path is another
+            // target.
+            let absolute = path_missing(&lower_error)
+                && gone.iter().any(|g| {
+                    let relative = g.trim_start_matches("./");
+                    !g.starts_with(['/', '~'])
+                        && relative.len() > 1
+                        && changed.iter().any(|c| {
+                            (c.starts_with('/') || c.contains(":\\"))
+                                && c.ends_with(&format!("/{relative}"))
+                        })
+                });
             // Another host, script or package is another story: only the same target
             // spelled right (a path corrected, a name mistyped) is the fix.
             if !absolute && !respelled(&gone, &changed, fail.tool()) {

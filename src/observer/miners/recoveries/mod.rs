@@ -56,7 +56,7 @@ struct Fix {
 mod fixes;
 mod names;
 
-use fixes::{answers, elsewhere_or_a_restart, first, moved, prefixed, relate};
+use fixes::{answers, elsewhere_or_a_restart, first, is_basic, moved, prefixed, relate};
 use names::{name_of, same_program};
 
 fn shell_command(obs: &Observation) -> Option<&str> {
@@ -85,6 +85,10 @@ pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
             continue;
         }
         let error = failed.error.as_deref().unwrap_or("");
+        // A merge or rebase conflict is resolved by editing files, never by a command.
+        if error.to_ascii_lowercase().contains("conflict") {
+            continue;
+        }
         let sig = signature_among(error, &banners);
         let cmds = shell::parse(line);
         let Some(fail) = shell::failing(&cmds, error) else {
@@ -156,6 +160,14 @@ fn find_fix<'a>(
     if asked && !fix.key.starts_with("first:") {
         return None;
     }
+    // A step any shell user takes unasked is true but teaches nothing.
+    if fix
+        .step
+        .as_deref()
+        .is_some_and(|s| shell::primary(&shell::parse(s)).is_some_and(is_basic))
+    {
+        return None;
+    }
     let absolute = fix.key == "absolute-path";
     (!shell::line_is_never_advice(line) || absolute).then_some((fix, line))
 }
@@ -205,7 +217,10 @@ fn candidate_fix<'a>(
             return None;
         }
         let cmds = shell::parse(line);
-        let Some(next) = shell::primary(&cmds) else {
+        // The failed command again, wherever it stands on the line (`aws eks
+        // update-kubeconfig … && kubectl get ns x`), else the line's main command.
+        let again = cmds.iter().find(|c| c.text() == fail.text());
+        let Some(next) = again.or_else(|| shell::primary(&cmds)) else {
             continue;
         };
         // A command whose output says nothing happened changed nothing.

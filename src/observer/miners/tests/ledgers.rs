@@ -121,7 +121,7 @@ fn a_tool_used_consistently_and_the_default_failing_counts_for_it() {
 }
 
 #[test]
-fn the_tools_own_rules_are_learned_for_everyone_from_the_second_session() {
+fn the_tools_own_rules_are_learned_for_everyone_from_the_third_session() {
     let slip = |sid: &str, project: &str| {
         let mut o = edit(sid, "src/a.rs");
         o.event = Event::Failure;
@@ -138,7 +138,8 @@ fn the_tools_own_rules_are_learned_for_everyone_from_the_second_session() {
         )
         .is_empty()
     );
-    let found = protocol(&[vec![slip("s2", "atlas")]], &mut ledger);
+    assert!(protocol(&[vec![slip("s2", "atlas")]], &mut ledger).is_empty());
+    let found = protocol(&[vec![slip("s3", "atlas")]], &mut ledger);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].project, None);
     assert_eq!(found[0].key, "protocol:not-read");
