@@ -174,8 +174,7 @@ pub fn parse(line: &str) -> Vec<Command> {
 /// environment set-up (`source`, `export`), an `echo`, a pipeline's filter nor (when
 /// there is another) a look.
 pub fn primary(commands: &[Command]) -> Option<&Command> {
-    let works =
-        |c: &&Command| !c.filters && !is_setup(c) && c.tool() != "echo" && c.tool() != "true";
+    let works = |c: &&Command| !c.filters && !is_setup(c) && !is_filler(c);
     // A look tacked on at the end (`make && ls out/`) is not what the line is for.
     commands
         .iter()
@@ -194,17 +193,45 @@ pub fn failing<'a>(commands: &'a [Command], error: &str) -> Option<&'a Command> 
     let lower = error.to_ascii_lowercase();
     commands
         .iter()
-        .filter(|c| !c.filters && !is_setup(c) && c.tool().len() > 1)
-        .find(|c| {
-            let t = c.tool().to_ascii_lowercase();
-            lower.starts_with(&format!("{t}:"))
-                || lower.contains(&format!("\n{t}:"))
-                || lower.contains(&format!("| {t}:"))
-                || lower.contains(&format!("not found: {t}"))
-                || lower.contains(&format!("{t}: command not found"))
-                || lower.contains(&format!("{t}: not found"))
-        })
+        .filter(|c| !is_setup(c))
+        .find(|c| named_in(c, &lower))
         .or_else(|| primary(commands))
+}
+
+/// Whether a lower-cased error names `cmd` as the one that failed (`touch: …`,
+/// `command not found: lspci`).
+fn named_in(cmd: &Command, lower_error: &str) -> bool {
+    let t = cmd.tool().to_ascii_lowercase();
+    !cmd.filters
+        && t.len() > 1
+        && (lower_error.starts_with(&format!("{t}:"))
+            || lower_error.contains(&format!("\n{t}:"))
+            || lower_error.contains(&format!("| {t}:"))
+            || lower_error.contains(&format!("not found: {t}"))
+            || lower_error.contains(&format!("{t}: command not found"))
+            || lower_error.contains(&format!("{t}: not found")))
+}
+
+/// Commands that do no work of their own: `echo`, `true`, `wait`, `sleep`, `:`.
+fn is_filler(cmd: &Command) -> bool {
+    matches!(
+        cmd.tool(),
+        "echo" | "printf" | "true" | "wait" | "sleep" | ":" | "clear"
+    )
+}
+
+/// Whether the error names the command of the line that failed (see [`failing`]).
+pub fn names_failing(commands: &[Command], error: &str) -> bool {
+    let lower = error.to_ascii_lowercase();
+    commands.iter().any(|c| named_in(c, &lower))
+}
+
+/// How many commands of a line do work (not set-up, a look, a filter or filler).
+pub fn workers(commands: &[Command]) -> usize {
+    commands
+        .iter()
+        .filter(|c| !c.filters && !is_setup(c) && !is_diagnostic(c) && !is_filler(c))
+        .count()
 }
 
 /// `cd`, `source`, `.`, `export`, `set`: commands that only prepare the shell.

@@ -247,5 +247,15 @@ pub fn says_nothing_happened(output: &str) -> bool {
         "is already running",
     ];
     let head: String = crate::text::clip_chars(output, 4_000).to_ascii_lowercase();
-    NOTHING.iter().any(|n| head.contains(n))
+    // A command that reports its own failure (`…; echo "exit=$?"` printing `exit=124`)
+    // passed only as far as the shell is concerned. (A container listing's `Exit 1`
+    // column is no such report.)
+    static FAILED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let failed = FAILED.get_or_init(|| {
+        regex::Regex::new(
+            r"\b(?:exit\s+(?:code|status)\s*[=:]?\s*|exit\s*=\s*|rc\s*=\s*)[1-9][0-9]*\b",
+        )
+        .expect("a valid pattern")
+    });
+    NOTHING.iter().any(|n| head.contains(n)) || failed.is_match(&head)
 }

@@ -188,3 +188,13 @@ fn output_that_says_nothing_happened_is_noticed() {
         assert!(!says_nothing_happened(out), "{out}");
     }
 }
+
+#[test]
+fn output_that_reports_its_own_failure_is_no_success() {
+    assert!(says_nothing_happened("waiting…\nexit=124"));
+    assert!(says_nothing_happened("done, exit code: 2"));
+    assert!(!says_nothing_happened(
+        "NAME   STATE\nlocal_db_1   Exit 1\nlocal_web_1  Up"
+    ));
+    assert!(!says_nothing_happened("exit=0"));
+}

@@ -146,8 +146,9 @@ fn rule_of(sentence: &str, redirect: bool, said_no: bool) -> Option<Rule> {
         let (prefer, avoid, explicit) = match shape {
             Shape::PreferAvoid => (named(&["a"]), named(&["b"]), true),
             // "don't X" can be an order for the moment ("dont revert anything, figure
-            // out why", "don't push yet"): a rule, but not one stated for good.
-            Shape::Avoid => (None, named(&["b", "x"]), !for_the_moment(sentence)),
+            // out why", "don't push yet"): no rule at all.
+            Shape::Avoid if for_the_moment(sentence) => continue,
+            Shape::Avoid => (None, named(&["b", "x"]), true),
             // "X only" is a rule when it is all the sentence says.
             Shape::Prefer if (c.name("c").is_some() || c.name("a").is_some()) && !short => continue,
             Shape::Prefer => (named(&["x", "a", "c"]), None, true),

@@ -85,8 +85,14 @@ pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
             continue;
         }
         let error = failed.error.as_deref().unwrap_or("");
-        // A merge or rebase conflict is resolved by editing files, never by a command.
-        if error.to_ascii_lowercase().contains("conflict") {
+        // A merge or rebase conflict is resolved by editing files, never by a command;
+        // a command cut off by a time limit failed for want of time, not of a fix.
+        let lower = error.to_ascii_lowercase();
+        if lower.contains("conflict")
+            || lower.contains("timed out")
+            || lower.contains("exit code 124")
+            || lower.contains("exit code 137")
+        {
             continue;
         }
         let sig = signature_among(error, &banners);
@@ -94,12 +100,24 @@ pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
         let Some(fail) = shell::failing(&cmds, error) else {
             continue;
         };
+        // A chain of several commands that do work, and an error that names none of
+        // them: which one failed is anyone's guess, unless the whole chain passes again
+        // or the fix is the step the error itself asked for.
+        let ambiguous = !shell::names_failing(&cmds, error) && shell::workers(&cmds) > 1;
         if sig.is_empty() {
             continue;
         }
         let Some((fix, fixed_line)) = find_fix(failed, &session[i + 1..], fail, line, error) else {
             continue;
         };
+        let asked_for = fix
+            .step
+            .as_deref()
+            .and_then(|s| shell::primary(&shell::parse(s)).cloned())
+            .is_some_and(|step| answers(error, &step));
+        if ambiguous && !asked_for && !runs_all_of(fixed_line, &cmds) {
+            continue;
+        }
         // Where the fix is general (another tool, absolute paths), the failure's
         // wording does not split the lesson: it is keyed on the project instead.
         // The shell keeping an earlier `cd` is the Bash tool's way everywhere.
@@ -143,6 +161,15 @@ pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
         out.push(f);
     }
     out
+}
+
+/// Whether `line` runs every command of `commands` that did work (the chain again).
+fn runs_all_of(line: &str, commands: &[Command]) -> bool {
+    let again: Vec<String> = shell::parse(line).iter().map(Command::text).collect();
+    commands
+        .iter()
+        .filter(|c| shell::workers(std::slice::from_ref(c)) == 1)
+        .all(|c| again.contains(&c.text()))
 }
 
 /// Looks past diagnostics for the command that answered the failure, and keeps it only

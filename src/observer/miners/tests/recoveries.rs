@@ -484,3 +484,28 @@ fn a_banner_every_command_prints_is_never_the_error_and_episodes_tell_what_happe
         found[0].evidence
     );
 }
+
+#[test]
+fn an_unnamed_failure_in_a_chain_or_a_time_limit_teaches_nothing() {
+    // Which of three commands failed, the error does not say: nothing is learned.
+    assert!(
+        fixes(&[
+            failed(
+                "s1",
+                "git init -b main && git add . && git commit -m init",
+                "error: unknown switch `b'",
+            ),
+            ok("s1", "git symbolic-ref HEAD refs/heads/main"),
+            ok("s1", "git add . && git commit -m init"),
+        ])
+        .is_empty()
+    );
+    // Cut off by the tool's time limit: no fix for want of time.
+    assert!(
+        fixes(&[
+            failed("s1", "make flash", "Command timed out after 2m 0s"),
+            ok("s1", "make flash-fast"),
+        ])
+        .is_empty()
+    );
+}
