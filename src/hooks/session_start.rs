@@ -104,33 +104,10 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
     Ok(ctx.inject("SessionStart", text, &ids))
 }
 
-/// How the last session ended and what it left open, from its summary file (its
-/// `Outcome:` and `Unfinished:` lines and its `## Open tasks`).
-fn last_session(file: &std::path::Path) -> render::LastSession {
+/// How the last session ended and what it left open, read from its summary file.
+fn last_session(file: &std::path::Path) -> session::Ending {
     let Some(bytes) = crate::fsutil::read_tail(file, 64 * 1024) else {
-        return render::LastSession::default();
+        return session::Ending::default();
     };
-    let text = String::from_utf8_lossy(&bytes);
-    let line = |prefix: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(prefix))
-            .map(|o| crate::text::one_line(o, 160))
-    };
-    let open_tasks = text
-        .split("## Open tasks")
-        .nth(1)
-        .map(|section| {
-            section
-                .lines()
-                .take_while(|l| !l.starts_with("## "))
-                .filter_map(|l| l.trim().strip_prefix("- [ ] "))
-                .map(|t| crate::text::one_line(t, 120))
-                .collect()
-        })
-        .unwrap_or_default();
-    render::LastSession {
-        outcome: line("Outcome: "),
-        open_tasks,
-        unfinished: line("Unfinished: "),
-    }
+    session::ending(&String::from_utf8_lossy(&bytes))
 }

@@ -16,6 +16,7 @@ pub mod kind;
 pub mod memo;
 pub mod migrate;
 pub mod note;
+pub mod pattern;
 pub mod promotion;
 pub mod provenance;
 pub mod session;

@@ -147,7 +147,7 @@ pub fn write(
             if let Some(title) = who.title {
                 file.set_title(title);
             }
-            if !who.open_tasks.is_empty() || file.text().contains("\n## Open tasks") {
+            if !who.open_tasks.is_empty() || file.text().contains(&format!("\n{OPEN_TASKS}")) {
                 file.replace_section("Open tasks", &tasks_section(who.open_tasks));
             }
             Ok(())
@@ -175,12 +175,57 @@ pub fn write(
     let mut body = format!("# {title}\n\n## Files touched\n\n{}", files_section(facts));
     if !who.open_tasks.is_empty() {
         body.push_str(&format!(
-            "\n## Open tasks\n\n{}",
+            "\n{OPEN_TASKS}\n\n{}",
             tasks_section(who.open_tasks)
         ));
     }
     store.create(&path, &new_file(&fields, &body))?;
     Ok(path)
+}
+
+/// The line of a summary's `## Summary` that says how the session ended.
+pub const OUTCOME: &str = "Outcome: ";
+/// The line that names the request a session was working on when it ended on a failure.
+pub const UNFINISHED: &str = "Unfinished: ";
+/// The section that lists the tasks a session left open (`- [ ] …`).
+pub const OPEN_TASKS: &str = "## Open tasks";
+
+/// How a session ended, read back from its summary file's text: the same keys the
+/// writers here and in `observer::summary` spell.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Ending {
+    /// The first sentence of its last answer.
+    pub outcome: Option<String>,
+    /// Tasks it left open.
+    pub open_tasks: Vec<String>,
+    /// The request it was working on when it ended on a failure.
+    pub unfinished: Option<String>,
+}
+
+/// Reads how a session ended from its summary's text.
+pub fn ending(text: &str) -> Ending {
+    let line = |prefix: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .map(|o| crate::text::one_line(o, 160))
+    };
+    let open_tasks = text
+        .split(OPEN_TASKS)
+        .nth(1)
+        .map(|section| {
+            section
+                .lines()
+                .take_while(|l| !l.starts_with("## "))
+                .filter_map(|l| l.trim().strip_prefix("- [ ] "))
+                .map(|t| crate::text::one_line(t, 120))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ending {
+        outcome: line(OUTCOME),
+        open_tasks,
+        unfinished: line(UNFINISHED),
+    }
 }
 
 #[cfg(test)]
@@ -240,5 +285,22 @@ mod tests {
         );
         assert_eq!(started_from_stem("2026-02-19T174512Z-7c1e5a2b"), Some(t));
         assert_eq!(started_from_stem("notes"), None);
+    }
+
+    #[test]
+    fn the_ending_reads_back_what_the_writers_spell() {
+        let text = format!(
+            "# Session: ledger\n\n## Summary\n\n{}add a CSV export\n{}The export is in src/export.rs.\n\n{}\n\n- [ ] write the docs\n- [x] done already\n",
+            super::UNFINISHED,
+            super::OUTCOME,
+            super::OPEN_TASKS
+        );
+        let e = super::ending(&text);
+        assert_eq!(e.unfinished.as_deref(), Some("add a CSV export"));
+        assert_eq!(
+            e.outcome.as_deref(),
+            Some("The export is in src/export.rs.")
+        );
+        assert_eq!(e.open_tasks, ["write the docs"]);
     }
 }

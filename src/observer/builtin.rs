@@ -4,6 +4,7 @@
 //! episode at three sightings, create an instinct at three sightings, or stage a new
 //! episode.
 
+use crate::memory::pattern;
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
@@ -57,15 +58,13 @@ pub fn run(
 /// A tool choice that a recovery already teaches ("use pnpm instead of npm") is the
 /// same lesson twice.
 fn said_by_a_recovery(choice: &Finding, findings: &[Finding], existing: &Existing) -> bool {
-    let Some(alt) = choice.key.rsplit(':').next() else {
+    let Some(alt) = pattern::choice_tool(&choice.key) else {
         return false;
     };
     // `choice:p:uv run pytest` is taught by `…=>use:uv run` too.
     let teaches = |key: &str| {
-        key.starts_with("recover:")
-            && key
-                .rsplit_once("=>use:")
-                .is_some_and(|(_, used)| alt == used || alt.starts_with(&format!("{used} ")))
+        pattern::recovery_uses(key)
+            .is_some_and(|used| alt == used || alt.starts_with(&format!("{used} ")))
     };
     findings
         .iter()
@@ -81,17 +80,14 @@ fn failing_again(batch: &[Observation], existing: &Existing) -> Vec<Finding> {
     let ok = miners::successes(batch);
     let mut out = Vec::new();
     for i in existing.instincts {
-        let Some(key) = i
-            .pattern
-            .as_deref()
-            .and_then(|k| k.strip_prefix("recover:"))
-        else {
+        let Some(key) = i.pattern.as_deref() else {
             continue;
         };
-        let Some((project, rest)) = key.split_once(':') else {
+        // Only recoveries keyed on a project's program (`recover:<project>:<program>=>…`).
+        let Some((failure, _)) = pattern::recovery_parts(key) else {
             continue;
         };
-        let Some((fail, _)) = rest.split_once("=>") else {
+        let Some((project, fail)) = failure.split_once(':') else {
             continue;
         };
         let n = ok
@@ -101,7 +97,7 @@ fn failing_again(batch: &[Observation], existing: &Existing) -> Vec<Finding> {
         let last = batch.last();
         for _ in 0..n {
             out.push(Finding {
-                key: format!("recover:{key}"),
+                key: key.to_string(),
                 domain: i.domain.clone(),
                 trigger: i.trigger.clone(),
                 action: i.action.clone(),
@@ -135,7 +131,7 @@ fn scope(key: &str, support: &[&Finding]) -> Option<String> {
     let projects: BTreeSet<&Option<String>> = support.iter().map(|f| &f.project).collect();
     match projects.len() {
         1 => support[0].project.clone(),
-        _ if key.starts_with("recover:") => None,
+        _ if pattern::is_recovery(key) => None,
         _ => support[0].project.clone(),
     }
 }

@@ -3,8 +3,8 @@
 //! how the session ended (the first sentence of the last answer).
 
 use crate::agent::observation::{Observation, Outcome};
-use crate::memory::memo;
 use crate::memory::stem;
+use crate::memory::{memo, session};
 use crate::observer::miners;
 use crate::observer::ops::Op;
 use crate::paths::Paths;
@@ -104,10 +104,10 @@ pub fn summarize(all: &[Observation], last_answer: Option<&str>) -> String {
         }
     }
     if let (Some(last), true) = (requests.last(), ended_on_a_failure(all)) {
-        out.push_str(&format!("Unfinished: {last}\n"));
+        out.push_str(&format!("{}{last}\n", session::UNFINISHED));
     }
     if let Some(answer) = last_answer.filter(|a| !a.is_empty()) {
-        out.push_str(&format!("Outcome: {}\n", one_line(answer, 200)));
+        out.push_str(&format!("{}{}\n", session::OUTCOME, one_line(answer, 200)));
     }
     out
 }

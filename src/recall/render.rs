@@ -66,16 +66,8 @@ fn day(unix: i64) -> String {
 /// The rendered text and the ids of the items it contains.
 pub type Rendered = (String, Vec<String>);
 
-/// What the SessionStart block says about the last session besides its title.
-#[derive(Debug, Clone, Default)]
-pub struct LastSession {
-    /// The first sentence of its last answer.
-    pub outcome: Option<String>,
-    /// Tasks it left open.
-    pub open_tasks: Vec<String>,
-    /// The request it was working on when it ended on a failure.
-    pub unfinished: Option<String>,
-}
+/// How the last session ended (read by `memory::session`).
+pub use crate::memory::session::Ending as LastSession;
 
 /// The SessionStart block: each piece of advice as `trigger → action`, then this
 /// project's recent episodes and where the last session left off.

@@ -125,7 +125,8 @@ pub fn choices(batch: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Finding> 
             } else {
                 "tooling"
             };
-            let mut f = Finding::seen_in(obs, format!("choice:{project}:{alt}"), domain);
+            let mut f =
+                Finding::seen_in(obs, crate::memory::pattern::choice(&project, alt), domain);
             f.trigger = format!("when running {purpose} in {project}");
             f.action =
                 format!("use `{alt}`, not `{default}`: this project uses {alt} consistently");

@@ -251,7 +251,7 @@ fn finding(first: &Observation, cluster: &Cluster) -> Finding {
     let anchor = files[0];
     let mut f = Finding::seen_in(
         first,
-        format!("coedit:{}:{anchor}", first.project),
+        crate::memory::pattern::coedit(&first.project, anchor),
         "architecture",
     );
     let list = match files.as_slice() {

@@ -66,7 +66,7 @@ pub fn protocol(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Findi
                 continue;
             }
             reported.push(kind);
-            let key = format!("protocol:{kind}");
+            let key = crate::memory::pattern::protocol(kind);
             let seen = ledger
                 .refused
                 .entry(String::new())

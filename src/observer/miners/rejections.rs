@@ -53,7 +53,7 @@ pub fn refused(session: &[Observation]) -> Vec<Finding> {
             continue;
         }
         let name = cmd.shape();
-        let key = format!("rejected:{}:{name}", obs.project);
+        let key = crate::memory::pattern::rejected(&obs.project, &name);
         if out.iter().any(|f| f.key == key) {
             continue;
         }

@@ -265,7 +265,7 @@ pub fn corrections(session: &[Observation]) -> Vec<Finding> {
                     rule.sentence
                 );
             }
-            let key = format!("rule:{}:{}", obs.project, key_of(&rule));
+            let key = crate::memory::pattern::rule(&obs.project, &key_of(&rule));
             if out.iter().any(|f| f.key == key) {
                 continue;
             }

@@ -23,6 +23,7 @@
 //! the failed program run again as its own "step" (`cp` before `cp`), or the same
 //! command again (a flaky failure).
 
+use crate::memory::pattern;
 use std::collections::BTreeMap;
 
 use super::{Finding, code, domain_of, sid8};
@@ -122,11 +123,11 @@ pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
         // wording does not split the lesson: it is keyed on the project instead.
         // The shell keeping an earlier `cd` is the Bash tool's way everywhere.
         let key = if fix.key == "absolute-path" {
-            "recover:*=>absolute-path".to_string()
+            pattern::recovery_anywhere(&fix.key)
         } else if fix.key.starts_with("use:") {
-            format!("recover:{}:{}=>{}", failed.project, fail.tool(), fix.key)
+            pattern::recovery_in(&failed.project, fail.tool(), &fix.key)
         } else {
-            format!("recover:{sig}=>{}", fix.key)
+            pattern::recovery(&sig, &fix.key)
         };
         // One sighting per session: the same failure fixed twice is one lesson seen once.
         if out.iter().any(|f| f.key == key) {
