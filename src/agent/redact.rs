@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+mod near;
+
 pub const REDACTED: &str = "[REDACTED]";
 
 struct Rule {
@@ -28,20 +30,150 @@ fn is_secret_value(key: &str, value: &str) -> bool {
         .to_ascii_lowercase();
     // `token_count`, `password_min_length`, `token_url`: about a secret, not one.
     const ABOUT: &[&str] = &[
-        "count", "len", "length", "size", "limit", "max", "min", "ttl", "type", "name", "kind",
-        "url", "uri", "endpoint", "file", "path", "env", "expiry", "expires", "prompt", "policy",
-        "hint", "field", "header", "id",
+        "count",
+        "len",
+        "length",
+        "size",
+        "limit",
+        "max",
+        "min",
+        "ttl",
+        "type",
+        "name",
+        "kind",
+        "url",
+        "uri",
+        "endpoint",
+        "file",
+        "path",
+        "env",
+        "expiry",
+        "expires",
+        "prompt",
+        "policy",
+        "hint",
+        "field",
+        "header",
+        "id",
+        "algorithm",
+        "mode",
+        "format",
+        "scheme",
+        "strategy",
+        "method",
+        "bg",
+        "fg",
+        "color",
+        "colour",
+        "style",
+        "label",
+        "enabled",
+        "required",
+        "stdin",
+        "warning",
+        "check",
+        "command",
+        "cmd",
+        "dir",
+        "store",
     ];
     let about = ABOUT.iter().any(|a| {
         key.ends_with(&format!("_{a}"))
             || key.ends_with(&format!("-{a}"))
             || key.ends_with(&format!(".{a}"))
     });
+    // Keys that are not secrets though they say "key": a table's, a public one.
+    const PUBLIC: &[&str] = &[
+        "primary",
+        "foreign",
+        "public",
+        "publishable",
+        "sort",
+        "partition",
+        "cache",
+        "idempotency",
+        "unique",
+        "lookup",
+        "hash",
+        "map",
+        "row",
+        "composite",
+        "natural",
+    ];
+    let public = PUBLIC.iter().any(|p| {
+        key.ends_with(&format!("{p}_key"))
+            || key.ends_with(&format!("{p}-key"))
+            || key.ends_with(&format!("{p}key"))
+    });
+    // `Authorization: Bearer …`: the scheme is not the secret, what follows it is.
+    let scheme = key.ends_with("authorization")
+        && matches!(
+            v.to_ascii_lowercase().as_str(),
+            "bearer" | "basic" | "token" | "apikey" | "bot" | "digest" | "ssws"
+        );
+    // A file a key or certificate is read from, and a boolean flag (`--no-auth-warning`).
+    let file = v.starts_with("~/")
+        || v.starts_with("./")
+        || v.starts_with("../")
+        || [
+            ".pem", ".key", ".crt", ".json", ".txt", ".env", ".p12", ".pfx", ".gpg", ".asc",
+        ]
+        .iter()
+        .any(|ext| v.to_ascii_lowercase().ends_with(ext));
+    // In a URL, `host:8080/path@…` is a port, not a password.
+    let port = key.contains("://") && {
+        let digits = v.chars().take_while(char::is_ascii_digit).count();
+        digits > 0 && v[digits..].starts_with('/')
+    };
     !(v.is_empty()
+        || port
         || about
+        || public
+        || scheme
+        || file
+        || key.starts_with("--no-")
         || v.starts_with(['$', '<', '{'])
         || v.contains('(')
-        || v.len() < 12 && v.chars().all(|c| c.is_ascii_digit()))
+        || v.len() < 12 && v.chars().all(|c| c.is_ascii_digit())
+        || is_reference(v))
+}
+
+/// A value that names where a secret is instead of being one: a dotted name
+/// (`var.db_password`, `process.env.GITHUB_TOKEN`), an index (`os.environ["X"]`), a type
+/// (`str`), a literal (`true`, `null`), a colour (`#0f172a`).
+fn is_reference(value: &str) -> bool {
+    let lower = value.trim_end_matches([';', ')', ',']).to_ascii_lowercase();
+    let dotted = lower.split('.').count() > 1
+        && lower
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        && lower.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && !lower.chars().any(|c| c.is_ascii_digit());
+    let colour = lower.starts_with('#')
+        && (4..=9).contains(&lower.len())
+        && lower[1..].chars().all(|c| c.is_ascii_hexdigit());
+    dotted
+        || colour
+        || lower.contains('[')
+        || matches!(
+            lower.as_str(),
+            "true"
+                | "false"
+                | "null"
+                | "none"
+                | "nil"
+                | "undefined"
+                | "str"
+                | "string"
+                | "int"
+                | "bool"
+                | "bytes"
+                | "secret"
+                | "password"
+                | "token"
+                | "required"
+                | "optional"
+        )
 }
 
 const RULES: &[Rule] = &[
@@ -102,7 +234,8 @@ const RULES: &[Rule] = &[
     },
     Rule {
         prefilter: &["://"],
-        pattern: r"(?P<k>\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^\s/:@]*:[^\s/@]+@",
+        // A password may hold `/`; a port and a path (`host:8080/@scope`) is none.
+        pattern: r"(?P<k>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@]*:)(?P<v>[^\s@]+)@",
         replace: "${k}[REDACTED]@",
     },
     Rule {
@@ -141,7 +274,7 @@ const RULES: &[Rule] = &[
     },
     Rule {
         prefilter: &["mysql", "mariadb"],
-        pattern: r"(?P<k>\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)[^\s-][^\s]*",
+        pattern: r"(?P<k>\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)(?P<v>[^\s-][^\s]*)",
         replace: "${k}[REDACTED]",
     },
     Rule {
@@ -156,6 +289,116 @@ const RULES: &[Rule] = &[
             "private_key",
         ],
         pattern: r#"(?P<k>\b[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*\s*=\s*)(?P<v>"[^"\n]*"|'[^'\n]*'|[^\s;&]+)"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // More providers' token shapes: xAI, Stripe webhooks, Google OAuth, Docker Hub,
+        // Telegram bots, Mailgun, age, Postman, Notion, Airtable, Asana, OpenRouter,
+        // Shopify, Linear, Square, Twilio keys, GitLab's other tokens.
+        prefilter: &[
+            "xai-",
+            "whsec_",
+            "ya29.",
+            "dckr_pat_",
+            ":aa",
+            "key-",
+            "age-secret-key-",
+            "pmak-",
+            "secret_",
+            "ntn_",
+            "pat",
+            "sk-or-",
+            "shpat_",
+            "shpss_",
+            "lin_api_",
+            "sq0",
+            "gldt-",
+            "glptt-",
+            "glrt-",
+            "glcbt-",
+            "sk",
+        ],
+        pattern: r"\b(?:xai-[A-Za-z0-9]{40,}|whsec_[A-Za-z0-9+/=]{24,}|ya29\.[A-Za-z0-9_-]{20,}|dckr_pat_[A-Za-z0-9_-]{20,}|(?:bot)?[0-9]{8,10}:AA[A-Za-z0-9_-]{30,}|key-[0-9a-f]{32}|AGE-SECRET-KEY-1[0-9A-Z]{50,}|PMAK-[0-9a-f]{24}-[0-9a-f]{34}|secret_[A-Za-z0-9]{40,}|ntn_[A-Za-z0-9]{40,}|pat[A-Za-z0-9]{14}\.[0-9a-f]{64}|[0-9]/[0-9]{10,}/[0-9]{10,}:[0-9a-f]{32}|sk-or-v1-[0-9a-f]{64}|shp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}|lin_api_[A-Za-z0-9]{40}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|gl(?:dt|ptt|rt|cbt)-[A-Za-z0-9_-]{20,}|SK[0-9a-f]{32})\b",
+        replace: REDACTED,
+    },
+    Rule {
+        // An Azure shared access signature (`…?sv=…&sig=…`).
+        prefilter: &["sig="],
+        pattern: r"(?P<k>[?&]sig=)[A-Za-z0-9%+/=]{16,}",
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // Password hashes: crypt(3) (`$6$…`, `$y$…`, `$2b$…`, `$argon2id$…`) and LDAP's.
+        prefilter: &[
+            "$1$", "$2", "$5$", "$6$", "$y$", "$gy$", "$7$", "$argon2", "{ssha", "{sha", "{crypt",
+            "{pbkdf2",
+        ],
+        pattern: r"(?:\$(?:1|2[abxy]?|5|6|y|gy|7|argon2(?:id|i|d))\$[^\s'\x22]{8,}|\{(?:SSHA|SHA|SSHA256|SSHA512|SHA256|SHA512|CRYPT|PBKDF2[^}]*)\}[A-Za-z0-9+/=.$]{8,})",
+        replace: REDACTED,
+    },
+    Rule {
+        // SQL: `… PASSWORD 'x'`, `IDENTIFIED BY 'x'` (or unquoted).
+        prefilter: &["password '", "password \"", "identified by"],
+        pattern: r#"(?i)(?P<k>\bPASSWORD\s+|\bIDENTIFIED\s+BY\s+)(?P<v>'[^'\n]*'|"[^"\n]*"|[^\s;'"][^\s;]*)"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // A DSN without a scheme (`app:pw@tcp(db:3306)/x`, `user:pw@host:5432`).
+        prefilter: &["@"],
+        pattern: r#"(?P<k>(?:^|[\s"'=(])[A-Za-z0-9_.-]+:)(?P<v>[^\s@"':/]{6,})@(?:tcp\(|unix\(|[A-Za-z0-9.-]+[:/])"#,
+        replace: "${k}[REDACTED]@",
+    },
+    Rule {
+        // Any option whose name says it takes a secret: `--passphrase X`,
+        // `--account-key=X`, `--postman-api-key X`, `--from-literal=K=V`.
+        prefilter: &["--"],
+        pattern: r#"(?i)(?P<k>--(?:[a-z0-9]+-)*(?:pass|passphrase|password|passwd|token|secret|key|apikey|auth|credentials?)(?:-[a-z0-9]+)*(?:=|\s+)|--from-literal=[^=\s]+=)(?P<v>"[^"\n]*"|'[^'\n]*'|[^\s"'-][^\s]*)"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // Programs whose short option takes a password: `sshpass -p`, `docker login -p`,
+        // `zip -P`, `redis-cli -a`, `xfreerdp /p:`, `htpasswd -b user pw`, `net use … pw`.
+        prefilter: &[
+            "sshpass",
+            "login",
+            "zip",
+            "7z",
+            "redis-cli",
+            "/p:",
+            "htpasswd",
+            "net use",
+            "--secret",
+        ],
+        pattern: r#"(?P<k>\s/p:|\b(?:sshpass\s+-p\s*|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm\s+registry)\s+login\b[^\n]*?\s-p\s*|(?:zip|unzip|7z|7za)\b[^\n]*?\s-[pP]\s*|redis-cli\b[^\n]*?\s-a\s+|htpasswd\s+-b\S*\s+\S+\s+\S+\s+|net\s+use\s+\S+\s+\S+\s+|config\s+set\s+--secret\s+\S+\s+))(?P<v>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // Any Authorization scheme (`ApiKey`, `Bot`, `SSWS`, `Token`, …) and headers that
+        // name a key, token, secret or auth (`X-Auth-Key`, `X-Api-Token`).
+        prefilter: &["authorization", "x-"],
+        pattern: r#"(?i)(?P<k>\bauthorization\s*:\s*[A-Za-z-]+\s+|\bx-[a-z0-9-]*(?:key|token|secret|auth|password)[a-z0-9-]*\s*:\s*)(?P<v>[^\s'"]{8,})"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // A cookie's values (`Cookie: sessionid=…; csrftoken=…`, `curl -b 'sid=…'`).
+        prefilter: &["cookie", "-b "],
+        pattern: r#"(?i)(?P<k>(?:\bcookie\s*:\s*|\s-b\s+['"]?|;\s*)[A-Za-z0-9_.%-]+=)(?P<v>[^;\s'"]{8,})"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // Keys said with a shell's own syntax: fish's `set -gx DB_PASSWORD x`, an escaped
+        // `DATABASE_PASSWORD\=x`, PowerShell's `ConvertTo-SecureString "x"`, an XML
+        // `key="…Password" value="x"`, Python's `auth=("user", "pw")`.
+        prefilter: &["set -", "\\=", "convertto-securestring", "value=", "auth"],
+        pattern: r#"(?i)(?P<k>\bset\s+-[a-z]*x[a-z]*\s+[a-z0-9_]*(?:secret|token|pass|key)[a-z0-9_]*\s+|\b[a-z0-9_]*(?:secret|token|pass|key)[a-z0-9_]*\\=|convertto-securestring\s+(?:-string\s+)?|key="[^"\n]*(?:password|secret|token|apikey|api_key)[^"\n]*"\s+value="|\bauth\s*=\s*\(\s*["'][^"'\n]*["']\s*,\s*)(?P<v>"[^"\n]*"|'[^'\n]*'|[^\s"'][^\s"]*)"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // Secret-named keys the pair rule above does not name: `pass`, `DB_PASS`,
+        // `SMTP_PASS`, `ansible_ssh_pass`, `DD_APP_KEY`, `SESSION_KEY`, `"auth"`,
+        // `sessionid`, `seed`.
+        prefilter: &["pass", "_key", "auth", "session", "seed", "sid"],
+        pattern: r#"(?i)(?P<k>(?:^|[\s"'{,;(])["']?(?:[a-z0-9_.-]*[_.-])?(?:pass|key|auth|sessionid|session_id|sid|seed)["']?\s*[=:]\s*)(?P<v>"[^"$<\n][^"\n]*"|'[^'$<\n][^'\n]*'|[^\s&;,'"$<{][^\s&;,'"]*)"#,
         replace: "${k}[REDACTED]",
     },
 ];
@@ -182,12 +425,22 @@ pub fn redact(text: &str) -> Cow<'_, str> {
                 {
                     caps[0].to_string()
                 }
-                _ => format!("{}{REDACTED}", caps.name("k").map_or("", |k| k.as_str())),
+                _ => {
+                    let mut replaced = String::new();
+                    caps.expand(rule.replace, &mut replaced);
+                    replaced
+                }
             })
         } else {
             re.replace_all(&out, rule.replace)
         };
         if let Cow::Owned(replaced) = replaced {
+            out = Cow::Owned(replaced);
+        }
+    }
+    // What no shape gives away: found by what stands next to it.
+    for find in [near::k8s_secret, near::seed_phrase, near::near_words] {
+        if let Some(replaced) = find(&out) {
             out = Cow::Owned(replaced);
         }
     }

@@ -225,4 +225,25 @@ mod tests {
         assert_eq!(context_used(&compacted), None);
         assert_eq!(context_used("garbage"), None);
     }
+
+    #[test]
+    fn a_session_title_goes_through_the_redaction_gate() {
+        let text = concat!(
+            r#"{"type":"summary","summary":"Rotate GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 in CI"}"#,
+            "\n",
+            r#"{"type":"user","sessionId":"s1","cwd":"/src/ledger","timestamp":"2026-02-20T12:00:00Z","uuid":"u1","message":{"role":"user","content":"rotate the token please"}}"#,
+            "\n",
+        );
+        let mut seen = std::collections::HashSet::new();
+        let t = read(
+            text,
+            "s1",
+            "/x/s1.jsonl",
+            &mut seen,
+            chrono::DateTime::UNIX_EPOCH,
+        );
+        let title = t.title.unwrap();
+        assert!(!title.contains("ghp_abcdef"), "{title}");
+        assert!(title.contains("[REDACTED]"), "{title}");
+    }
 }

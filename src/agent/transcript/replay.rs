@@ -203,7 +203,8 @@ pub fn read(
         .into_iter()
         .rev()
         .find(|(leaf, _)| leaf.as_ref().is_none_or(|l| uuids.contains(l)))
-        .map(|(_, title)| title);
+        // Claude Code's title is text like any other: through the redaction gate.
+        .map(|(_, title)| crate::agent::redact::redact(&title).into_owned());
     if !t.events.is_empty() {
         if replied {
             t.events.push(turn_end(&t, path, last));
