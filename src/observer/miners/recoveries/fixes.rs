@@ -49,6 +49,24 @@ fn without_values(step: &Command) -> String {
     text
 }
 
+/// Whether an error says the command, target or script asked for does not exist.
+fn says_missing(lower_error: &str) -> bool {
+    [
+        "no rule to make target",
+        "unknown command",
+        "missing script",
+        "no such command",
+        "unknown target",
+        "is not a task",
+        "task not found",
+        "no such subcommand",
+        "unrecognized subcommand",
+        "did you mean",
+    ]
+    .iter()
+    .any(|n| lower_error.contains(n))
+}
+
 /// Whether an error says a file or folder is not there.
 fn path_missing(lower_error: &str) -> bool {
     [
@@ -267,8 +285,15 @@ pub(super) fn relate(
                         })
                 });
             // Another host, script or package is another story: only the same target
-            // spelled right (a path corrected, a name mistyped) is the fix.
-            if !absolute && !respelled(&gone, &changed, fail.tool()) {
+            // spelled right (a path corrected, a name mistyped) is the fix, or, for a
+            // tool whose first word names what it does, the target that exists where the
+            // error said the asked one does not (`make test` → "No rule to make target";
+            // `make check`).
+            let missing_verb = verb_is_a_verb
+                && !same_verb
+                && gone.contains(&fail.verb().unwrap_or(""))
+                && says_missing(&lower_error);
+            if !absolute && !missing_verb && !respelled(&gone, &changed, fail.tool()) {
                 return None;
             }
             return Some(if absolute {

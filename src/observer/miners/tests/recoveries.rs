@@ -509,3 +509,32 @@ fn an_unnamed_failure_in_a_chain_or_a_time_limit_teaches_nothing() {
         .is_empty()
     );
 }
+
+#[test]
+fn the_target_that_exists_where_the_asked_one_does_not_is_the_fix() {
+    let found = fixes(&[
+        failed(
+            "s1",
+            "make test",
+            "make: *** No rule to make target 'test'.  Stop.",
+        ),
+        ok("s1", "make check"),
+    ]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].1.starts_with("run `make check` instead"),
+        "{found:?}"
+    );
+    // Another script is another story, though the first one was missing.
+    assert!(
+        fixes(&[
+            failed(
+                "s1",
+                "python3 scripts/migrate.py",
+                "python3: can't open file 'scripts/migrate.py': [Errno 2] No such file or directory"
+            ),
+            ok("s1", "python3 scripts/seed.py"),
+        ])
+        .is_empty()
+    );
+}
