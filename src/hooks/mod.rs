@@ -136,10 +136,24 @@ impl HookCtx {
         log::hook_error(&self.paths, self.now, self.event.cli_name(), message);
     }
 
-    /// The answer carrying `text` as context, logged to `injections.jsonl`.
+    /// The answer carrying `text` as context, fenced, logged to `injections.jsonl`.
     pub fn inject(&self, event: &'static str, text: String, ids: &[String]) -> Option<Answer> {
         self.log_injection(ids, text.chars().count(), "live");
-        Some(Answer::Context { event, text })
+        Some(self.fenced(event, &text))
+    }
+
+    /// `text` as context inside one fence whose nonce only this moment knows.
+    pub fn fenced(&self, event: &'static str, text: &str) -> Answer {
+        let seed = format!(
+            "{}\u{1f}{}\u{1f}{text}",
+            self.sid,
+            self.now.timestamp_nanos_opt().unwrap_or_default()
+        );
+        let nonce = crate::recall::render::nonce(&seed);
+        Answer::Context {
+            event,
+            text: crate::recall::render::fence(text, &nonce),
+        }
     }
 
     pub fn log_injection(&self, ids: &[String], chars: usize, mode: &str) {

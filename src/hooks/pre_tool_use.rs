@@ -62,15 +62,17 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
     }
     if !items.is_empty() {
         let target = relative.as_deref().unwrap_or("this call");
-        let (t, new) = render::items(
-            &format!("## homunculus: memories for {target}"),
-            &items,
-            budget,
-        );
-        text.push_str(&t);
+        let header = format!("## homunculus: memories for {target}");
+        let (_, chosen) = render::items(&header, &items, budget);
+        // Marked and checked in one memo update: parallel calls send each item once.
         let sent: Vec<&Item> = items.iter().collect();
-        ctx.note_sent(&sent, &new, Sent::ForPath);
-        ids.extend(new);
+        let fresh = ctx.note_sent(&sent, &chosen, Sent::ForPath);
+        items.retain(|i| fresh.contains(&i.id));
+        if !items.is_empty() {
+            let (t, new) = render::items(&header, &items, budget);
+            text.push_str(&t);
+            ids.extend(new);
+        }
     }
     if ids.is_empty() {
         return Ok(None);

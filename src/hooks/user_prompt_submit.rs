@@ -57,11 +57,26 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
         ctx.log_injection_why(&ids, text.chars().count(), "shadow", &why);
         return Ok(None);
     }
+    // Marked sent and checked in one memo update: a hook of the same session running at
+    // the same moment (parallel calls) may have sent some of these already.
     let sent: Vec<&recall::Item> = items.iter().collect();
-    ctx.note_sent(&sent, &ids, Sent::Prompted);
+    let fresh = ctx.note_sent(&sent, &ids, Sent::Prompted);
+    if fresh.is_empty() {
+        return Ok(None);
+    }
+    let (text, ids) = if fresh.len() < ids.len() {
+        let kept: Vec<recall::Item> = items
+            .into_iter()
+            .filter(|i| fresh.contains(&i.id))
+            .collect();
+        render::items(
+            "## homunculus: memories related to this prompt",
+            &kept,
+            budget,
+        )
+    } else {
+        (text, ids)
+    };
     ctx.log_injection_why(&ids, text.chars().count(), "live", &why);
-    Ok(Some(Answer::Context {
-        event: "UserPromptSubmit",
-        text,
-    }))
+    Ok(Some(ctx.fenced("UserPromptSubmit", &text)))
 }

@@ -107,6 +107,9 @@ fn add_instinct(doc: &mut TantivyDocument, fields: &Fields, i: &Instinct) {
 }
 
 fn add_conviction(doc: &mut TantivyDocument, fields: &Fields, c: &Conviction) {
+    if let Some(trigger) = &c.trigger {
+        doc.add_text(fields.trigger, trigger);
+    }
     doc.add_text(fields.action, &c.action);
     doc.add_text(fields.domain, &c.domain);
     add_opt(doc, fields.project, c.project.as_deref());

@@ -136,6 +136,8 @@ fn domain_from_name(name: &str) -> String {
 pub struct Conviction {
     pub name: String,
     pub path: PathBuf,
+    /// When it applies, kept from the instinct it was promoted from.
+    pub trigger: Option<String>,
     pub action: String,
     pub domain: String,
     pub promoted_at: Option<DateTime<Utc>>,
@@ -157,6 +159,7 @@ impl Conviction {
         let file_stem = stem(path);
         Ok(Self {
             name: f.text("name")?.unwrap_or_else(|| file_stem.clone()),
+            trigger: f.text("trigger")?.filter(|t| !t.trim().is_empty()),
             action: f.text_or_empty("action")?.trim().to_string(),
             domain: f.text("domain")?.unwrap_or_else(|| "general".to_string()),
             promoted_at: f.date("promoted_at")?,

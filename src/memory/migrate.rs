@@ -64,6 +64,9 @@ pub fn legacy_convictions(
         let created = !file.exists();
         if created && !dry_run {
             let draft = ConvictionDraft {
+                trigger: source
+                    .map(|i| i.trigger.clone())
+                    .filter(|t| !t.trim().is_empty()),
                 name: name.clone(),
                 action: action.clone(),
                 domain: source.map_or("general".into(), |i| i.domain.clone()),

@@ -85,6 +85,9 @@ fn conviction_path(paths: &Paths, instinct: &Instinct) -> PathBuf {
 #[derive(Debug, Clone)]
 pub struct ConvictionDraft {
     pub name: String,
+    /// When it applies (the instinct's trigger): "first" and "afterwards" in an action
+    /// refer to it.
+    pub trigger: Option<String>,
     pub action: String,
     pub domain: String,
     pub source_instinct: Option<String>,
@@ -99,6 +102,7 @@ impl ConvictionDraft {
         let i = &candidate.instinct;
         Self {
             name: i.short_name().to_string(),
+            trigger: Some(i.trigger.clone()).filter(|t| !t.trim().is_empty()),
             action: i.action.clone(),
             domain: i.domain.clone(),
             source_instinct: Some(i.name.clone()),
@@ -116,12 +120,15 @@ impl ConvictionDraft {
 /// Renders a conviction file.
 pub fn render_conviction(draft: &ConvictionDraft, now: DateTime<Utc>) -> String {
     let text = |t: &str| Scalar::Text(t.to_string());
-    let mut fields = vec![
-        ("name", text(&draft.name)),
+    let mut fields = vec![("name", text(&draft.name))];
+    if let Some(trigger) = &draft.trigger {
+        fields.push(("trigger", text(trigger)));
+    }
+    fields.extend([
         ("action", text(&draft.action)),
         ("domain", text(&draft.domain)),
         ("promoted_at", Scalar::Plain(stamp(now))),
-    ];
+    ]);
     if let Some(source) = &draft.source_instinct {
         fields.push(("source_instinct", Scalar::Plain(source.clone())));
     }
