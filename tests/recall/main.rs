@@ -365,6 +365,23 @@ fn recall_on_the_second_held_out_set() {
     held_out("heldout2.toml", "second held-out set");
 }
 
+/// 48 prompts by a third reviewer (`heldout3.toml`: continuations, past-work questions,
+/// pasted output, unrelated prompts), written before this round changed recall and
+/// printed with the others; held to the first held-out set's thresholds but its own
+/// coverage floor.
+#[test]
+fn recall_on_the_third_held_out_set() {
+    let world = World::new();
+    let (f, prompts) = evaluate(&world, "heldout3.toml");
+    f.print("third held-out set", prompts);
+    assert!(f.precision() >= HELD_OUT.0, "precision {:.2}", f.precision());
+    assert!(f.false_rate() <= HELD_OUT.1, "false injections {:.2}", f.false_rate());
+    assert!(f.coverage() >= HELD_OUT_3_COVERAGE, "prompts served {:.2}", f.coverage());
+}
+
+/// The third set's coverage floor: a little under what it reaches.
+const HELD_OUT_3_COVERAGE: f64 = 0.0;
+
 fn held_out(set: &str, label: &str) {
     let world = World::new();
     let (f, prompts) = evaluate(&world, set);
