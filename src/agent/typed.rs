@@ -25,8 +25,11 @@ fn log_shaped() -> &'static Regex {
             r"\$\s+\S",  // a shell prompt
             r"[\w.-]+@[\w.-]+:\S*\s*[$%]\s",
             r"PS\s+[A-Z]:\\",
-            r"[{}\[\]<>()|;]+\s*$", // punctuation alone
-            r"\+{3}|-{3}\s|@@\s",   // a diff
+            r"[{}\[\]<>()|;]+\s*$",    // punctuation alone
+            r"\+{3}|-{3}\s|@@\s",      // a diff
+            r"\[\d{4}-\d{2}-\d{2}",    // a bracketed timestamp
+            r"\[[A-Z][A-Z0-9_]{2,}\]", // a build phase tag (`[INSTALL_PODS]`)
+            r"\S+\s{3,}\S",            // column-aligned output
         ];
         Regex::new(&format!(r"^\s*(?:{})", shapes.join("|"))).expect("a valid pattern")
     })
@@ -38,6 +41,7 @@ pub fn typed_words(prompt: &str) -> String {
     let long = lines.iter().filter(|l| !l.trim().is_empty()).count() > 4;
     let mut out: Vec<&str> = Vec::new();
     let mut fence: Option<&str> = None;
+    let mut in_output = false;
     for line in &lines {
         let trimmed = line.trim_start();
         if let Some(marker) = fence {
@@ -53,6 +57,16 @@ pub fn typed_words(prompt: &str) -> String {
         // A pasted document: its first heading and all that follows.
         if long && trimmed.starts_with('#') && trimmed.trim_start_matches('#').starts_with(' ') {
             break;
+        }
+        // A shell prompt line and the output after it, up to a blank line.
+        if trimmed.starts_with("$ ") || trimmed.starts_with("% ") || trimmed.starts_with("> $") {
+            in_output = true;
+        }
+        if in_output {
+            if trimmed.is_empty() {
+                in_output = false;
+            }
+            continue;
         }
         let indented = line.starts_with("    ") || line.starts_with('\t');
         if trimmed.starts_with('>') || indented || log_shaped().is_match(line) {

@@ -1,5 +1,6 @@
-//! UserPromptSubmit: record the prompt (for correction mining), then, when the gate lets
-//! it through, inject up to three memories it has not seen in this session.
+//! UserPromptSubmit: record the prompt (for correction mining), then answer a question
+//! about past work with the project's newest sessions, or, when the gate lets the prompt
+//! through, inject up to three memories it has not seen in this session.
 
 use super::used::Sent;
 use super::{Answer, HookCtx, Result};
@@ -15,7 +16,13 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
     }
     let cfg = ctx.config();
     let prompt = ctx.payload.prompt.as_deref().unwrap_or("");
-    if ctx.replaying() || cfg.recall.mode == RecallMode::Off || gate::admit(prompt).is_err() {
+    if ctx.replaying() || cfg.recall.mode == RecallMode::Off {
+        return Ok(None);
+    }
+    if let Some(span) = recall::past::question(prompt, ctx.project_name(), ctx.now) {
+        return past_work(ctx, span);
+    }
+    if gate::admit(prompt).is_err() {
         return Ok(None);
     }
     let Some((index, reader)) = ctx.index() else {
@@ -36,7 +43,20 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
         now: ctx.now.timestamp(),
         usage: &usage::read(&ctx.paths),
     };
-    let items = recall::prompt(&index, &reader, prompt, &pctx)?;
+    // Pasted output is read apart from the prose: its failure finds its memories whole.
+    let reading = recall::paste::read(prompt);
+    let mut items = match &reading.failure {
+        Some(key) => recall::for_failure(&index, &reader, key, ctx.project_name(), pctx.now)?
+            .into_iter()
+            .filter(|i| !memo.injected.contains(&i.id))
+            .collect(),
+        None => Vec::new(),
+    };
+    for item in recall::prompt(&index, &reader, &reading.query, &pctx)? {
+        if items.len() < cfg.recall.max_items && !items.iter().any(|i| i.id == item.id) {
+            items.push(item);
+        }
+    }
     if items.is_empty() {
         return Ok(None);
     }
@@ -78,5 +98,46 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
         (text, ids)
     };
     ctx.log_injection_why(&ids, text.chars().count(), "live", &why);
+    Ok(Some(ctx.fenced("UserPromptSubmit", &text)))
+}
+
+/// "Where did we leave off": the project's newest sessions the question covers, with
+/// what was asked, how each ended and what it left open.
+fn past_work(ctx: &HookCtx, span: recall::past::Span) -> Result<Option<Answer>> {
+    let Some((index, reader)) = ctx.index() else {
+        return Ok(None);
+    };
+    let memo = memo::read(&ctx.paths, &ctx.sid);
+    let sessions = recall::past::sessions(
+        &index,
+        &reader,
+        ctx.project_name(),
+        span,
+        memo.session_file.as_deref(),
+        ctx.now.timestamp(),
+        2,
+    )?;
+    if sessions.is_empty() {
+        return Ok(None);
+    }
+    let cfg = ctx.config();
+    let budget = Budget {
+        total: cfg.context.prompt_chars,
+        item: cfg.context.item_chars.max(600),
+    };
+    let header = format!(
+        "## homunculus: where {} left off (newest session first)",
+        ctx.project_name()
+    );
+    let (text, ids) = render::items(&header, &sessions, budget);
+    if cfg.recall.mode == RecallMode::Shadow {
+        ctx.log_injection(&ids, text.chars().count(), "shadow");
+        return Ok(None);
+    }
+    let sent: Vec<&recall::Item> = sessions.iter().collect();
+    if ctx.note_sent(&sent, &ids, Sent::Prompted).is_empty() {
+        return Ok(None);
+    }
+    ctx.log_injection(&ids, text.chars().count(), "live");
     Ok(Some(ctx.fenced("UserPromptSubmit", &text)))
 }

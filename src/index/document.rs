@@ -148,9 +148,11 @@ fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &st
         doc.add_text(fields.flags, format!("provenance-{}", p.name()));
     }
     add_failure(doc, fields, body_text);
-    if n.kind == NoteKind::Episode
-        && let Some(gist) = episode_gist(body_text)
-    {
+    let gist = match n.kind {
+        NoteKind::Episode => episode_gist(body_text),
+        NoteKind::Session => session_gist(body_text),
+    };
+    if let Some(gist) = gist {
         doc.add_text(fields.gist, gist);
     }
     // Seen in two sessions or more: SessionStart may push it. One session's episode
@@ -161,6 +163,47 @@ fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &st
     }
     doc.add_i64(fields.created, secs(n.date));
     doc.add_i64(fields.last_seen, secs(n.date));
+}
+
+/// What a session did: what was asked first, how it ended, what it left open (from the
+/// summary the observer writes, or a `## Requests`/`## Outcome` layout written by hand).
+fn session_gist(body_text: &str) -> Option<String> {
+    let ending = crate::memory::session::ending(body_text);
+    let first_bullet = |range: std::ops::Range<usize>| {
+        body_text[range]
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("- "))
+            .map(str::to_string)
+    };
+    let asked = body::section(body_text, "Requests")
+        .and_then(first_bullet)
+        .or_else(|| {
+            let at = body_text.find("Asked:")?;
+            first_bullet(at..body_text.len())
+        });
+    let outcome = ending.outcome.or_else(|| {
+        body::section(body_text, "Outcome").and_then(|r| {
+            body_text[r]
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .map(str::to_string)
+        })
+    });
+    let mut parts = Vec::new();
+    if let Some(a) = asked {
+        parts.push(format!("asked: {a}"));
+    }
+    if let Some(o) = outcome {
+        parts.push(format!("outcome: {o}"));
+    }
+    if let Some(u) = ending.unfinished {
+        parts.push(format!("ended on a failure while: {u}"));
+    }
+    if !ending.open_tasks.is_empty() {
+        parts.push(format!("left open: {}", ending.open_tasks.join(", ")));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// What an episode says: its newest sighting (what happened, dated), else the first

@@ -5,6 +5,8 @@
 
 mod files;
 pub mod gate;
+pub mod past;
+pub mod paste;
 mod prompt;
 pub mod render;
 

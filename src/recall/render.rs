@@ -229,8 +229,9 @@ fn describe(item: &Item) -> String {
             format!("- {condition} → {what}")
         }
         Kind::Conviction => format!("- {}: {}", item.name, item.action),
-        Kind::Episode if !item.gist.is_empty() => format!(
-            "- episode {}: {}: {}",
+        Kind::Episode | Kind::Session if !item.gist.is_empty() => format!(
+            "- {} {}: {}: {}",
+            item.kind.name(),
             day(item.date),
             item.title,
             item.gist

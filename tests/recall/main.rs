@@ -374,13 +374,26 @@ fn recall_on_the_third_held_out_set() {
     let world = World::new();
     let (f, prompts) = evaluate(&world, "heldout3.toml");
     f.print("third held-out set", prompts);
-    assert!(f.precision() >= HELD_OUT.0, "precision {:.2}", f.precision());
-    assert!(f.false_rate() <= HELD_OUT.1, "false injections {:.2}", f.false_rate());
-    assert!(f.coverage() >= HELD_OUT_3_COVERAGE, "prompts served {:.2}", f.coverage());
+    assert!(
+        f.precision() >= HELD_OUT.0,
+        "precision {:.2}",
+        f.precision()
+    );
+    assert!(
+        f.false_rate() <= HELD_OUT.1,
+        "false injections {:.2}",
+        f.false_rate()
+    );
+    assert!(
+        f.coverage() >= HELD_OUT_3_COVERAGE,
+        "prompts served {:.2}",
+        f.coverage()
+    );
 }
 
-/// The third set's coverage floor: a little under what it reaches.
-const HELD_OUT_3_COVERAGE: f64 = 0.0;
+/// The third set's coverage floor: a little under what it reaches (61%; 45% before this
+/// round answered past-work questions and read pasted output apart).
+const HELD_OUT_3_COVERAGE: f64 = 0.55;
 
 fn held_out(set: &str, label: &str) {
     let world = World::new();
