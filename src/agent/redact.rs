@@ -306,7 +306,7 @@ const RULES: &[Rule] = &[
             "pmak-",
             "secret_",
             "ntn_",
-            "pat",
+            "airtable",
             "sk-or-",
             "shpat_",
             "shpss_",
@@ -316,7 +316,8 @@ const RULES: &[Rule] = &[
             "glptt-",
             "glrt-",
             "glcbt-",
-            "sk",
+            "twilio",
+            "asana",
         ],
         pattern: r"\b(?:xai-[A-Za-z0-9]{40,}|whsec_[A-Za-z0-9+/=]{24,}|ya29\.[A-Za-z0-9_-]{20,}|dckr_pat_[A-Za-z0-9_-]{20,}|(?:bot)?[0-9]{8,10}:AA[A-Za-z0-9_-]{30,}|key-[0-9a-f]{32}|AGE-SECRET-KEY-1[0-9A-Z]{50,}|PMAK-[0-9a-f]{24}-[0-9a-f]{34}|secret_[A-Za-z0-9]{40,}|ntn_[A-Za-z0-9]{40,}|pat[A-Za-z0-9]{14}\.[0-9a-f]{64}|[0-9]/[0-9]{10,}/[0-9]{10,}:[0-9a-f]{32}|sk-or-v1-[0-9a-f]{64}|shp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}|lin_api_[A-Za-z0-9]{40}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|gl(?:dt|ptt|rt|cbt)-[A-Za-z0-9_-]{20,}|SK[0-9a-f]{32})\b",
         replace: REDACTED,
@@ -351,7 +352,15 @@ const RULES: &[Rule] = &[
     Rule {
         // Any option whose name says it takes a secret: `--passphrase X`,
         // `--account-key=X`, `--postman-api-key X`, `--from-literal=K=V`.
-        prefilter: &["--"],
+        prefilter: &[
+            "pass",
+            "token",
+            "secret",
+            "key",
+            "auth",
+            "credential",
+            "from-literal",
+        ],
         pattern: r#"(?i)(?P<k>--(?:[a-z0-9]+-)*(?:pass|passphrase|password|passwd|token|secret|key|apikey|auth|credentials?)(?:-[a-z0-9]+)*(?:=|\s+)|--from-literal=[^=\s]+=)(?P<v>"[^"\n]*"|'[^'\n]*'|[^\s"'-][^\s]*)"#,
         replace: "${k}[REDACTED]",
     },
@@ -375,7 +384,14 @@ const RULES: &[Rule] = &[
     Rule {
         // Any Authorization scheme (`ApiKey`, `Bot`, `SSWS`, `Token`, …) and headers that
         // name a key, token, secret or auth (`X-Auth-Key`, `X-Api-Token`).
-        prefilter: &["authorization", "x-"],
+        prefilter: &[
+            "authorization",
+            "key:",
+            "token:",
+            "secret:",
+            "auth",
+            "password:",
+        ],
         pattern: r#"(?i)(?P<k>\bauthorization\s*:\s*[A-Za-z-]+\s+|\bx-[a-z0-9-]*(?:key|token|secret|auth|password)[a-z0-9-]*\s*:\s*)(?P<v>[^\s'"]{8,})"#,
         replace: "${k}[REDACTED]",
     },

@@ -163,10 +163,28 @@ fn topical(text: &str, project: &str) -> bool {
 /// answered by the topic: neither is one.
 pub fn question(text: &str, project: &str, now: DateTime<Utc>) -> Option<Span> {
     let text = text.replace('’', "'");
-    if text.split_whitespace().count() > 30 || !asks().is_match(&text) || topical(&text, project) {
+    // Cheap words first: most prompts are no such question, and a hook pays for every
+    // regex it compiles.
+    let lower = text.to_lowercase();
+    let hints = [
+        "where",
+        "what",
+        "pick",
+        "continue",
+        "carry on",
+        "resume",
+        "start again",
+        "left",
+        "last",
+        "plan",
+        "remind",
+    ];
+    if text.split_whitespace().count() > 30 || !hints.iter().any(|h| lower.contains(h)) {
         return None;
     }
-    let lower = text.to_lowercase();
+    if !asks().is_match(&text) || topical(&text, project) {
+        return None;
+    }
     let today = now.date_naive();
     if lower.contains("yesterday") {
         return Some(Span::Day(today - Duration::days(1)));

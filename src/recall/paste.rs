@@ -19,14 +19,17 @@ pub struct Reading {
 /// Reads a prompt: as it is, or, when a good part of it was pasted, its prose plus the
 /// paste's telling line.
 pub fn read(prompt: &str) -> Reading {
+    let plain = || Reading {
+        query: prompt.to_string(),
+        failure: None,
+    };
+    if prompt.lines().filter(|l| !l.trim().is_empty()).count() < 4 {
+        return plain();
+    }
     let typed = typed_words(prompt);
-    let lines = prompt.lines().filter(|l| !l.trim().is_empty()).count();
     let pasted_share = 1.0 - typed.len() as f64 / prompt.len().max(1) as f64;
-    if lines < 4 || pasted_share < 0.3 {
-        return Reading {
-            query: prompt.to_string(),
-            failure: None,
-        };
+    if pasted_share < 0.3 {
+        return plain();
     }
     let telling = signature::telling_line(prompt);
     Reading {

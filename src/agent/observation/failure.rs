@@ -251,11 +251,14 @@ pub fn says_nothing_happened(output: &str) -> bool {
     // passed only as far as the shell is concerned. (A container listing's `Exit 1`
     // column is no such report.)
     static FAILED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let failed = FAILED.get_or_init(|| {
-        regex::Regex::new(
-            r"\b(?:exit\s+(?:code|status)\s*[=:]?\s*|exit\s*=\s*|rc\s*=\s*)[1-9][0-9]*\b",
-        )
-        .expect("a valid pattern")
-    });
-    NOTHING.iter().any(|n| head.contains(n)) || failed.is_match(&head)
+    let failed = || {
+        FAILED.get_or_init(|| {
+            regex::Regex::new(
+                r"\b(?:exit\s+(?:code|status)\s*[=:]?\s*|exit\s*=\s*|rc\s*=\s*)[1-9][0-9]*\b",
+            )
+            .expect("a valid pattern")
+        })
+    };
+    NOTHING.iter().any(|n| head.contains(n))
+        || ((head.contains("exit") || head.contains("rc=")) && failed().is_match(&head))
 }
