@@ -31,6 +31,49 @@ pub fn hook_error(paths: &Paths, now: DateTime<Utc>, event: &str, message: &str)
     );
 }
 
+/// The log of what reached the model.
+const INJECTIONS: &str = "injections.jsonl";
+
+/// One line of `logs/injections.jsonl`: what one hook sent the model, and why.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Injection {
+    /// When, RFC 3339 with milliseconds.
+    pub ts: String,
+    pub session: String,
+    /// The hook event (`user-prompt-submit`, …).
+    pub event: String,
+    /// The memories sent, by path relative to the memory folder.
+    pub items: Vec<String>,
+    /// For prompt recall: the words of the prompt each memory shared.
+    pub why: std::collections::BTreeMap<String, Vec<String>>,
+    pub chars: usize,
+    /// `live`, `shadow` (logged, not sent) or `block` (a censor denied the call).
+    pub mode: String,
+}
+
+/// Appends one injection to `logs/injections.jsonl`.
+pub fn injection(paths: &Paths, entry: &Injection) {
+    if let Ok(line) = serde_json::to_string(entry) {
+        append(paths, INJECTIONS, &line);
+    }
+}
+
+/// Every injection logged (the rotated file's first), in order; lines that do not
+/// parse are skipped.
+pub fn injections(paths: &Paths) -> Vec<Injection> {
+    [format!("{INJECTIONS}.1"), INJECTIONS.to_string()]
+        .iter()
+        .flat_map(|name| {
+            fs::read_to_string(paths.logs().join(name))
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| serde_json::from_str::<Injection>(l).ok())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// Moves a full log to `<name>.1` (replacing the previous one).
 fn rotate(file: &Path, max: u64) {
     if fs::metadata(file).is_ok_and(|m| m.len() >= max) {

@@ -6,27 +6,21 @@
 use std::fmt::Write;
 
 use anyhow::Result;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{Ctx, print};
 use crate::cli::InjectionsArgs;
 
 pub fn run(ctx: &Ctx, args: &InjectionsArgs) -> Result<()> {
     ctx.require_memory()?;
-    let logs = ctx.paths.logs();
-    let mut entries: Vec<Value> = Vec::new();
-    for name in ["injections.jsonl.1", "injections.jsonl"] {
-        let text = std::fs::read_to_string(logs.join(name)).unwrap_or_default();
-        entries.extend(
-            text.lines()
-                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-                .filter(|v| {
-                    args.session
-                        .as_deref()
-                        .is_none_or(|s| v["session"].as_str().is_some_and(|id| id.starts_with(s)))
-                }),
-        );
-    }
+    let entries: Vec<crate::log::Injection> = crate::log::injections(&ctx.paths)
+        .into_iter()
+        .filter(|e| {
+            args.session
+                .as_deref()
+                .is_none_or(|s| e.session.starts_with(s))
+        })
+        .collect();
     let skip = entries.len().saturating_sub(args.last as usize);
     let entries = &entries[skip..];
     if args.json {
@@ -40,28 +34,18 @@ pub fn run(ctx: &Ctx, args: &InjectionsArgs) -> Result<()> {
         out.push_str("Nothing has been injected yet.\n");
     }
     for e in entries {
-        let session: String = e["session"]
-            .as_str()
-            .unwrap_or("")
-            .chars()
-            .take(8)
-            .collect();
+        let session: String = e.session.chars().take(8).collect();
+        let mode = if e.mode.is_empty() { "live" } else { &e.mode };
         let _ = writeln!(
             out,
-            "{} {session} {} ({}, {} chars)",
-            e["ts"].as_str().unwrap_or("?"),
-            e["event"].as_str().unwrap_or("?"),
-            e["mode"].as_str().unwrap_or("live"),
-            e["chars"].as_u64().unwrap_or(0)
+            "{} {session} {} ({mode}, {} chars)",
+            e.ts, e.event, e.chars
         );
-        for item in e["items"].as_array().into_iter().flatten() {
-            let id = item.as_str().unwrap_or("");
-            let why = e["why"][id]
-                .as_array()
-                .map(|w| {
-                    let words: Vec<&str> = w.iter().filter_map(Value::as_str).collect();
-                    format!("  [{}]", words.join(", "))
-                })
+        for id in &e.items {
+            let why = e
+                .why
+                .get(id)
+                .map(|words| format!("  [{}]", words.join(", ")))
                 .unwrap_or_default();
             let _ = writeln!(out, "    {id}{why}");
         }

@@ -24,7 +24,6 @@ mod user_prompt_submit;
 mod tests;
 
 use chrono::{DateTime, Utc};
-use serde_json::{Value, json};
 use tantivy::IndexReader;
 
 pub use crate::agent::answer::Answer;
@@ -168,21 +167,21 @@ impl HookCtx {
         mode: &str,
         why: &[(String, Vec<String>)],
     ) {
-        let reasons: serde_json::Map<String, Value> = why
+        let why = why
             .iter()
             .filter(|(id, words)| ids.contains(id) && !words.is_empty())
-            .map(|(id, words)| (id.clone(), json!(words)))
+            .map(|(id, words)| (id.clone(), words.clone()))
             .collect();
-        let line = json!({
-            "ts": crate::text::stamp_ms(self.now),
-            "session": self.sid,
-            "event": self.event.cli_name(),
-            "items": ids,
-            "why": reasons,
-            "chars": chars,
-            "mode": mode,
-        });
-        log::append(&self.paths, "injections.jsonl", &line.to_string());
+        let entry = log::Injection {
+            ts: crate::text::stamp_ms(self.now),
+            session: self.sid.clone(),
+            event: self.event.cli_name().to_string(),
+            items: ids.to_vec(),
+            why,
+            chars,
+            mode: mode.to_string(),
+        };
+        log::injection(&self.paths, &entry);
     }
 }
 
