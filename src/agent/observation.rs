@@ -15,7 +15,6 @@ pub use failure::{
 };
 
 use crate::agent::payload::Payload;
-use crate::agent::project;
 use crate::agent::redact::redact;
 use crate::fsutil::{self, PathError};
 use crate::paths::Paths;
@@ -131,7 +130,14 @@ pub fn is_noisy_command(command: &str) -> bool {
 }
 
 /// Builds the observation for a tool event, or `None` when it is not worth recording.
-pub fn from_tool_event(payload: &Payload, event: Event, now: DateTime<Utc>) -> Option<Observation> {
+/// `project` is the project the hook resolved from the payload's folder (resolved once
+/// per event), `None` for user scope.
+pub fn from_tool_event(
+    payload: &Payload,
+    event: Event,
+    now: DateTime<Utc>,
+    project: Option<&str>,
+) -> Option<Observation> {
     let tool = payload.tool_name().to_string();
     if tool.is_empty() {
         return None;
@@ -177,7 +183,7 @@ pub fn from_tool_event(payload: &Payload, event: Event, now: DateTime<Utc>) -> O
         && printed
             .iter()
             .any(|out| out.as_deref().is_some_and(says_nothing_happened));
-    let mut obs = base(payload, event, now);
+    let mut obs = base(payload, event, now, project);
     obs.tool = Some(tool);
     obs.input = input;
     obs.outcome = Some(outcome);
@@ -202,24 +208,28 @@ pub fn from_tool_event(payload: &Payload, event: Event, now: DateTime<Utc>) -> O
 }
 
 /// Builds the observation for a submitted prompt.
-pub fn from_prompt(payload: &Payload, now: DateTime<Utc>) -> Option<Observation> {
+pub fn from_prompt(
+    payload: &Payload,
+    now: DateTime<Utc>,
+    project: Option<&str>,
+) -> Option<Observation> {
     let prompt = payload.prompt.as_deref()?.trim();
     if prompt.is_empty() {
         return None;
     }
-    let mut obs = base(payload, Event::Prompt, now);
+    let mut obs = base(payload, Event::Prompt, now, project);
     obs.prompt = Some(bounded(prompt, PROMPT_CHARS));
     Some(obs)
 }
 
-fn base(payload: &Payload, event: Event, now: DateTime<Utc>) -> Observation {
+fn base(payload: &Payload, event: Event, now: DateTime<Utc>, project: Option<&str>) -> Observation {
     let cwd = payload.cwd.as_deref().unwrap_or("");
     Observation {
         ts: crate::text::stamp_ms(now),
         event,
         session_id: payload.session_id(),
         cwd: bounded(cwd, FIELD_CHARS * 2),
-        project: project::of(cwd).map_or_else(|| "unknown".to_string(), |p| p.name),
+        project: project.unwrap_or("unknown").to_string(),
         tool: None,
         input: Input::default(),
         outcome: None,

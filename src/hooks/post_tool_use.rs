@@ -13,7 +13,8 @@ use crate::recall;
 use crate::recall::render::{self, Budget};
 
 pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Answer>> {
-    let obs = observation::from_tool_event(&ctx.payload, event, ctx.now);
+    let project = ctx.project.as_ref().map(|p| p.name.as_str());
+    let obs = observation::from_tool_event(&ctx.payload, event, ctx.now, project);
     if let Some(obs) = &obs {
         ctx.record(obs)?;
     }

@@ -11,7 +11,8 @@ use crate::recall::{self, PromptContext, gate};
 use crate::setup::config::RecallMode;
 
 pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
-    if let Some(obs) = observation::from_prompt(&ctx.payload, ctx.now) {
+    let project = ctx.project.as_ref().map(|p| p.name.as_str());
+    if let Some(obs) = observation::from_prompt(&ctx.payload, ctx.now, project) {
         ctx.record(&obs)?;
     }
     let cfg = ctx.config();

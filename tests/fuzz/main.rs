@@ -160,7 +160,7 @@ fn payloads_and_observations() {
         let payload = Payload::from_value(v);
         let now = Utc.with_ymd_and_hms(2026, 2, 20, 12, 0, 0).unwrap();
         for event in [Event::Post, Event::Failure] {
-            if let Some(obs) = observation::from_tool_event(&payload, event, now) {
+            if let Some(obs) = observation::from_tool_event(&payload, event, now, Some("p")) {
                 prop_assert!(
                     obs.input
                         .command
@@ -175,7 +175,7 @@ fn payloads_and_observations() {
                 prop_assert!(!obs.session_id.contains('/') && !obs.session_id.contains(".."));
             }
         }
-        if let Some(obs) = observation::from_prompt(&payload, now) {
+        if let Some(obs) = observation::from_prompt(&payload, now, Some("p")) {
             prop_assert!(
                 obs.prompt
                     .as_ref()
