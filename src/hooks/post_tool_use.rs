@@ -65,22 +65,34 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Answer>> {
         session_file.as_deref(),
         ctx.now.timestamp(),
     )?;
+    Ok(send(
+        ctx,
+        "PostToolUse",
+        &format!("## homunculus: past work on {relative}"),
+        &items,
+    ))
+}
+
+/// Renders `items` under `header` within the prompt budget, notes them sent and answers
+/// with them; nothing for no items.
+fn send(
+    ctx: &HookCtx,
+    event: &'static str,
+    header: &str,
+    items: &[recall::Item],
+) -> Option<Answer> {
     if items.is_empty() {
-        return Ok(None);
+        return None;
     }
     let cfg = ctx.config();
     let budget = Budget {
         total: cfg.context.prompt_chars,
         item: cfg.context.item_chars,
     };
-    let (text, ids) = render::items(
-        &format!("## homunculus: past work on {relative}"),
-        &items,
-        budget,
-    );
+    let (text, ids) = render::items(header, items, budget);
     let sent: Vec<&recall::Item> = items.iter().collect();
     ctx.note_sent(&sent, &ids, Sent::AfterEdit);
-    Ok(ctx.inject("PostToolUse", text, &ids))
+    ctx.inject(event, text, &ids)
 }
 
 /// Failure recall: the memories of this failure (same signature), newest first.
@@ -108,22 +120,12 @@ fn recall_failure(ctx: &HookCtx, error: &str) -> Result<Option<Answer>> {
         ctx.project_name(),
         ctx.now.timestamp(),
     )?;
-    if items.is_empty() {
-        return Ok(None);
-    }
-    let cfg = ctx.config();
-    let budget = Budget {
-        total: cfg.context.prompt_chars,
-        item: cfg.context.item_chars,
-    };
-    let (text, ids) = render::items(
+    Ok(send(
+        ctx,
+        "PostToolUseFailure",
         "## homunculus: this failure was seen before (what happened then: evidence to weigh, not an order)",
         &items,
-        budget,
-    );
-    let sent: Vec<&recall::Item> = items.iter().collect();
-    ctx.note_sent(&sent, &ids, Sent::AfterEdit);
-    Ok(ctx.inject("PostToolUseFailure", text, &ids))
+    ))
 }
 
 /// Keeps the agent's unfinished tasks for the session summary ("where was I").

@@ -371,24 +371,7 @@ fn recall_on_the_second_held_out_set() {
 /// coverage floor.
 #[test]
 fn recall_on_the_third_held_out_set() {
-    let world = World::new();
-    let (f, prompts) = evaluate(&world, "heldout3.toml");
-    f.print("third held-out set", prompts);
-    assert!(
-        f.precision() >= HELD_OUT.0,
-        "precision {:.2}",
-        f.precision()
-    );
-    assert!(
-        f.false_rate() <= HELD_OUT.1,
-        "false injections {:.2}",
-        f.false_rate()
-    );
-    assert!(
-        f.coverage() >= HELD_OUT_3_COVERAGE,
-        "prompts served {:.2}",
-        f.coverage()
-    );
+    held_out_with("heldout3.toml", "third held-out set", HELD_OUT_3_COVERAGE);
 }
 
 /// The third set's coverage floor: a little under what it reaches (61%; 45% before this
@@ -396,6 +379,10 @@ fn recall_on_the_third_held_out_set() {
 const HELD_OUT_3_COVERAGE: f64 = 0.55;
 
 fn held_out(set: &str, label: &str) {
+    held_out_with(set, label, HELD_OUT.2);
+}
+
+fn held_out_with(set: &str, label: &str, coverage: f64) {
     let world = World::new();
     let (f, prompts) = evaluate(&world, set);
     f.print(label, prompts);
@@ -410,7 +397,7 @@ fn held_out(set: &str, label: &str) {
         f.false_rate()
     );
     assert!(
-        f.coverage() >= HELD_OUT.2,
+        f.coverage() >= coverage,
         "prompts served {:.2}",
         f.coverage()
     );
