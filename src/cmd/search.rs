@@ -42,12 +42,12 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<()> {
             out,
             "{} {}  {}{}",
             style.dim(&format!("{:<10}", hit.kind)),
-            style.bold(&hit.name),
+            style.bold(&crate::text::strip_ansi(&hit.name)),
             style.dim(&format!("({:.2})", hit.score)),
             style.dim(&origin)
         );
         if hit.title != hit.name && !hit.title.is_empty() {
-            let _ = writeln!(out, "           {}", hit.title);
+            let _ = writeln!(out, "           {}", crate::text::strip_ansi(&hit.title));
         }
         if !hit.snippet.is_empty() {
             let _ = writeln!(

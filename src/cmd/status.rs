@@ -163,13 +163,13 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
                 "  {:.2}    {:.2}  {}{marks}",
                 i.confidence,
                 i.effective(ctx.now),
-                style.bold(&i.name),
+                style.bold(&crate::text::strip_ansi(&i.name)),
             );
             let _ = writeln!(
                 out,
                 "                {} → {}",
-                one_line(i.trigger.trim_matches('"'), 90),
-                one_line(&i.action, 120),
+                one_line(&crate::text::strip_ansi(i.trigger.trim_matches('"')), 90),
+                one_line(&crate::text::strip_ansi(&i.action), 120),
             );
         }
     }

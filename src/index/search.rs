@@ -478,11 +478,13 @@ impl Snippet {
     /// The excerpt with each matched word passed through `matched`.
     pub fn render(&self, matched: impl Fn(&str) -> String) -> String {
         let mut out = String::new();
+        // Memory text reaches a terminal: no escape sequence of its own gets through.
         for (n, piece) in self.pieces.iter().enumerate() {
+            let piece = crate::text::strip_ansi(piece);
             if n % 2 == 1 {
-                out.push_str(&matched(piece));
+                out.push_str(&matched(&piece));
             } else {
-                out.push_str(piece);
+                out.push_str(&piece);
             }
         }
         out.trim().to_string()

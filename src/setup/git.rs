@@ -18,8 +18,23 @@ pub enum GitError {
     Io(std::io::Error),
 }
 
+/// Settings that keep a folder's own configuration from running anything as the user:
+/// its hooks (a shared folder's `pre-commit` would run as whoever commits), an fsmonitor
+/// command, a pager or an editor.
+const NOTHING_RUNS: &[&str] = &[
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.pager=cat",
+    "-c",
+    "core.editor=true",
+];
+
 fn run(dir: &Path, args: &[&str]) -> Result<Output, GitError> {
     let output = Command::new("git")
+        .args(NOTHING_RUNS)
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
@@ -112,4 +127,30 @@ fn commit_staged(dir: &Path, message: &str, only: &[String]) -> Result<bool, Git
     }
     run(dir, &args)?;
     Ok(true)
+}
+
+#[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up files directly
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folders_own_hooks_never_run_when_we_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("memory");
+        std::fs::create_dir_all(&repo).unwrap();
+        if init(&repo).is_err() {
+            eprintln!("skipped: no git");
+            return;
+        }
+        let marker = dir.path().join("hook-ran");
+        // `--no-verify` skips pre-commit; post-commit runs all the same without the fix.
+        let hook = repo.join(".git/hooks/post-commit");
+        std::fs::write(&hook, format!("#!/bin/sh\ntouch {}\n", marker.display())).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::write(repo.join("a.md"), "x\n").unwrap();
+        assert!(commit_all(&repo, "test").unwrap());
+        assert!(!marker.exists(), "the folder's post-commit hook ran");
+    }
 }

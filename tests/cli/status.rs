@@ -101,3 +101,23 @@ fn missing_folder_is_a_clear_error() {
         "error: no memory folder at $HOME/.claude/homunculus; run `homunculus init` first\n"
     );
 }
+
+/// Memory text is data: an escape sequence in an action (an OSC 52 clipboard write, a
+/// cursor move that hides lines) never reaches the terminal through `status` or `search`.
+#[test]
+fn memory_text_prints_no_terminal_control_sequences() {
+    let env = TestEnv::with_memory("bash-era");
+    fs::write(
+        env.instinct("testing-hostile-escapes"),
+        // YAML's own escapes: `\e` is ESC, `\a` BEL.
+        "---\ntrigger: \"when testing \\e[2K\\e[1A\"\naction: \"run the suite \\e]52;c;ZWNobyBwd25lZA==\\a then \\e[31mred\\e[0m\"\nconfidence: 0.7\ndomain: testing\ncreated: 2026-02-01T00:00:00Z\nlast_seen: 2026-02-20T00:00:00Z\n---\n\n# Hostile suite\n",
+    )
+    .unwrap();
+    for args in [&["status"][..], &["search", "suite"][..]] {
+        let out = env.run(args);
+        out.success();
+        assert!(out.stdout.contains("hostile"), "{args:?}: {:?}", out.stdout);
+        assert!(!out.stdout.contains('\u{1b}'), "{args:?}: {:?}", out.stdout);
+        assert!(!out.stdout.contains('\u{7}'), "{args:?}");
+    }
+}
