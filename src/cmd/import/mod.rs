@@ -98,7 +98,9 @@ pub fn run(ctx: &Ctx, args: &crate::cli::ImportArgs) -> Result<()> {
 }
 
 /// Checks an imported instinct and rewrites what must change: confidence capped,
-/// `source: import`, seen now, no promotion of someone else's.
+/// `source: import`, seen now, no promotion of someone else's, whose words it holds kept
+/// (`import` when the file does not say). What may never be advice (it deletes, runs
+/// fetched code, switches a safety off) is refused, as it is for anything learned.
 fn prepare(
     path: &std::path::Path,
     markdown: &str,
@@ -108,6 +110,16 @@ fn prepare(
     let bad = |e| Error::invalid(path, e);
     let mut doc = Document::parse(markdown.to_string()).map_err(bad)?;
     let instinct = Instinct::from_document(path, Origin::Inherited, &doc)?;
+    if let Some(reason) = crate::observer::safety::refuse(&instinct.trigger, &instinct.action) {
+        return Err(Error::Refused {
+            path: path.to_path_buf(),
+            reason,
+        });
+    }
+    if instinct.provenance.is_none() {
+        doc.set("provenance", &Scalar::Plain("import".into()), &["source"])
+            .map_err(bad)?;
+    }
     let confidence = instinct.effective(ctx.now).min(IMPORT_CAP);
     doc.set("confidence", &Scalar::Number(confidence), &[])
         .map_err(bad)?;
