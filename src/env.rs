@@ -46,7 +46,7 @@ impl Env {
             None => self.home_dir()?.join(".claude"),
         };
         let root = match &self.homunculus_dir {
-            Some(dir) => absolute("HOMUNCULUS_DIR", dir)?,
+            Some(dir) => memory_folder(absolute("HOMUNCULUS_DIR", dir)?)?,
             None => self.home_dir()?.join(".claude").join("homunculus"),
         };
         Ok(Paths::new(root, claude_dir))
@@ -76,6 +76,26 @@ impl Env {
         match &self.home {
             Some(home) => absolute("HOME", home),
             None => bail!("HOME is not set; set HOME or HOMUNCULUS_DIR"),
+        }
+    }
+}
+
+/// A folder `HOMUNCULUS_DIR` may name: one that does not exist yet, an empty one, or a
+/// memory folder already (it has `identity.json`). Anything else (`/`, `/etc`, a
+/// project) is refused before anything is created in it.
+fn memory_folder(path: PathBuf) -> Result<PathBuf> {
+    match std::fs::read_dir(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(path),
+        Err(e) => bail!("HOMUNCULUS_DIR: cannot read '{}': {e}", path.display()),
+        Ok(mut entries) => {
+            if entries.next().is_none() || path.join("identity.json").is_file() {
+                Ok(path)
+            } else {
+                bail!(
+                    "HOMUNCULUS_DIR: '{}' is neither empty nor a homunculus memory folder (no identity.json); point it at a new or empty folder",
+                    path.display()
+                )
+            }
         }
     }
 }

@@ -72,3 +72,54 @@ fn relative_homunculus_dir_is_refused() {
         "error: HOMUNCULUS_DIR must be an absolute path, got 'relative'\n"
     );
 }
+
+/// `HOMUNCULUS_DIR` may name a new, empty or memory folder, never a folder of other things
+/// (`/etc`, a project): refused with a message, nothing created in it, hooks silent.
+#[test]
+fn homunculus_dir_that_holds_other_things_is_refused() {
+    let env = TestEnv::new();
+    let project = env.home.join("project");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(project.join("Cargo.toml"), "[package]\n").unwrap();
+    let out = env
+        .cmd()
+        .env("HOMUNCULUS_DIR", &project)
+        .arg("init")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("neither empty nor a homunculus memory folder"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hook = env
+        .cmd()
+        .env("HOMUNCULUS_DIR", &project)
+        .args(["hook", "user-prompt-submit"])
+        .write_stdin(r#"{"session_id":"s1","cwd":"/tmp","prompt":"hello there friend"}"#)
+        .output()
+        .unwrap();
+    assert_eq!(hook.status.code(), Some(0));
+    assert!(hook.stdout.is_empty());
+    let names: Vec<String> = std::fs::read_dir(&project)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    // A new folder, and then the memory folder it became, are fine.
+    let fresh = env.home.join("mem");
+    let init = env
+        .cmd()
+        .env("HOMUNCULUS_DIR", &fresh)
+        .args(["init", "--dry-run"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        init.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+}
