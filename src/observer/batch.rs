@@ -36,6 +36,33 @@ pub fn read_cursors(paths: &Paths) -> Cursors {
     crate::fsutil::read_json_or_default(&cursors_file(paths))
 }
 
+/// A hash of each pending file's first line when its cursor was last moved: a file
+/// deleted and written anew starts with another line, so its cursor (the old file's
+/// length) does not apply to it.
+fn heads_file(paths: &Paths) -> PathBuf {
+    dir(paths).join("heads.json")
+}
+
+fn read_heads(paths: &Paths) -> BTreeMap<String, u64> {
+    crate::fsutil::read_json_or_default(&heads_file(paths))
+}
+
+/// The hash of a file's first line (at most its first 4 KiB).
+fn first_line_hash(path: &std::path::Path) -> Option<u64> {
+    use std::io::Read;
+    let mut head = vec![0u8; 4096];
+    let n = fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let line = head[..n].split(|&b| b == b'\n').next()?;
+    Some(crate::text::fnv1a(line))
+}
+
+/// Whether the file behind `name` is not the one its cursor was moved over.
+fn replaced(heads: &BTreeMap<String, u64>, name: &str, path: &std::path::Path) -> bool {
+    heads
+        .get(name)
+        .is_some_and(|&h| first_line_hash(path).is_some_and(|now| now != h))
+}
+
 fn write_json<T: Serialize>(path: &std::path::Path, value: &T) -> Result<(), PathError> {
     if let Some(d) = path.parent() {
         fsutil::create_private_dir(d)?;
@@ -87,6 +114,7 @@ pub fn pending(paths: &Paths) -> usize {
 pub fn pending_up_to(paths: &Paths, cap: usize) -> usize {
     use std::io::{BufRead, BufReader, Seek, SeekFrom};
     let cursors = read_cursors(paths);
+    let heads = read_heads(paths);
     let Ok(entries) = fs::read_dir(paths.observations()) else {
         return 0;
     };
@@ -99,9 +127,15 @@ pub fn pending_up_to(paths: &Paths, cap: usize) -> usize {
             continue;
         }
         let name = entry.file_name().to_string_lossy().into_owned();
-        let from = cursors.get(&name).copied().unwrap_or(0);
         let Ok(mut file) = fs::File::open(entry.path()) else {
             continue;
+        };
+        // A file shorter than its cursor, or another file under the same name, is all
+        // pending.
+        let len = file.metadata().map_or(0, |m| m.len());
+        let from = match cursors.get(&name).copied() {
+            Some(c) if c <= len && !replaced(&heads, &name, &entry.path()) => c,
+            _ => 0,
         };
         if file.seek(SeekFrom::Start(from)).is_err() {
             continue;
@@ -123,6 +157,7 @@ pub fn pending_up_to(paths: &Paths, cap: usize) -> usize {
 /// Takes up to `max` complete lines after the cursors, oldest files first.
 pub fn take(paths: &Paths, max: usize) -> Result<Batch, PathError> {
     let cursors = read_cursors(paths);
+    let heads = read_heads(paths);
     let mut files: Vec<(std::time::SystemTime, PathBuf)> = fs::read_dir(paths.observations())
         .map(|e| {
             e.flatten()
@@ -153,7 +188,7 @@ pub fn take(paths: &Paths, max: usize) -> Result<Batch, PathError> {
         // A file shorter than its cursor was replaced (a secret purged by hand): what
         // it holds now was never read.
         let start = match cursors.get(&name) {
-            Some(&c) if c <= bytes.len() as u64 => c,
+            Some(&c) if c <= bytes.len() as u64 && !replaced(&heads, &name, &path) => c,
             Some(_) => 0,
             // No cursor (state/ deleted or lost): what the archive already holds of this
             // file was read before and must not be learned or archived twice.
@@ -276,9 +311,16 @@ pub fn archive(
 /// and have been quiet for an hour (their lines are all in the archive).
 pub fn advance(paths: &Paths, batch: &Batch) -> Result<(), PathError> {
     let mut cursors = read_cursors(paths);
+    let mut heads = read_heads(paths);
     for r in &batch.ranges {
+        let path = paths.observations().join(&r.file);
+        let anew = replaced(&heads, &r.file, &path);
         let c = cursors.entry(r.file.clone()).or_insert(0);
-        *c = (*c).max(r.end);
+        // A file written anew was read from its start: its cursor is where that ended.
+        *c = if anew { r.end } else { (*c).max(r.end) };
+        if let Some(h) = first_line_hash(&path) {
+            heads.insert(r.file.clone(), h);
+        }
     }
     // Compared with file modification times, which are wall-clock, not `now`.
     #[allow(clippy::disallowed_methods)]
@@ -294,7 +336,9 @@ pub fn advance(paths: &Paths, batch: &Batch) -> Result<(), PathError> {
             Err(_) => false,
         }
     });
+    heads.retain(|file, _| cursors.contains_key(file));
     write_json(&cursors_file(paths), &cursors)?;
+    write_json(&heads_file(paths), &heads)?;
     let _ = fs::remove_file(inflight_file(paths));
     Ok(())
 }

@@ -115,3 +115,31 @@ fn losing_the_state_folder_does_not_read_or_archive_anything_twice() {
     assert_eq!(last.observations.len(), 1);
     assert_eq!(last.observations[0].prompt.as_deref(), Some("prompt 3"));
 }
+
+#[test]
+fn a_pending_file_deleted_and_written_anew_is_read_from_its_start() {
+    let m = Memory::new();
+    let old: Vec<String> = (0..5).map(line).collect();
+    pending_file(&m, &old, "");
+    let batch = take(&m.paths, 10).unwrap();
+    let sizes = archive_sizes(&m.paths, &batch);
+    archive(&m.paths, &batch, &sizes).unwrap();
+    advance(&m.paths, &batch).unwrap();
+    assert_eq!(pending(&m.paths), 0);
+    // Deleted by hand and recreated by the next hooks: longer than the old cursor, but
+    // every line of it is new.
+    std::fs::remove_file(m.paths.observations().join("s1.jsonl")).unwrap();
+    let new: Vec<String> = (0..7)
+        .map(|n| line(n).replace("prompt ", "again "))
+        .map(|l| l.replace("12:00:0", "13:00:0"))
+        .collect();
+    pending_file(&m, &new, "");
+    assert_eq!(pending(&m.paths), 7);
+    assert_eq!(pending_up_to(&m.paths, 100), 7);
+    let batch = take(&m.paths, 10).unwrap();
+    assert_eq!(batch.observations.len(), 7);
+    let sizes = archive_sizes(&m.paths, &batch);
+    archive(&m.paths, &batch, &sizes).unwrap();
+    advance(&m.paths, &batch).unwrap();
+    assert_eq!(pending(&m.paths), 0);
+}
