@@ -12,11 +12,15 @@ use crate::cli::{Cli, CompletionsArgs};
 /// The variable that makes the binary answer a completion request.
 pub const COMPLETE_VAR: &str = "HOMUNCULUS_COMPLETE";
 
-/// Answers a completion request and exits, when the shell made one.
+/// Answers a completion request and exits, when the shell made one: the variable set
+/// *and* the words to complete after `--`. The variable alone (left exported in a
+/// shell by mistake) would otherwise make every command print the registration script.
 pub fn answer_if_asked() {
-    clap_complete::CompleteEnv::with_factory(Cli::command)
-        .var(COMPLETE_VAR)
-        .complete();
+    if std::env::args_os().nth(1).is_some_and(|a| a == "--") {
+        clap_complete::CompleteEnv::with_factory(Cli::command)
+            .var(COMPLETE_VAR)
+            .complete();
+    }
 }
 
 pub fn run(args: &CompletionsArgs) -> Result<()> {

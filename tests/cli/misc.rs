@@ -55,6 +55,15 @@ fn completion_registers_with_the_shell_and_completes_instinct_names_live() {
         .unwrap();
     let verbs = String::from_utf8_lossy(&verbs.stdout);
     assert!(verbs.contains("weak") && verbs.contains("wrong"), "{verbs}");
+    // The variable left exported by mistake changes nothing for ordinary commands.
+    let status = env
+        .cmd()
+        .env("HOMUNCULUS_COMPLETE", "bash")
+        .args(["status"])
+        .output()
+        .unwrap();
+    let status = String::from_utf8_lossy(&status.stdout);
+    assert!(status.starts_with("Instincts:"), "{status}");
 }
 
 #[test]
