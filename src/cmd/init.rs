@@ -45,7 +45,13 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
     // Read Claude Code's settings first: a malformed file stops init before any write.
     let settings_file = settings_path(ctx, args.project)?;
     let (settings_on_disk, mut claude_settings) = SettingsFile::open(&settings_file)?;
-    let bin = binary_path()?;
+    // A project's settings are checked in and shared: every clone calls the binary by the
+    // name on its own PATH, never this machine's path to it.
+    let bin = if args.project {
+        "homunculus".to_string()
+    } else {
+        binary_path()?
+    };
     let shape_error = |e: settings::ShapeError| SettingsError::Shape {
         path: settings_file.display().to_string(),
         what: e.0,

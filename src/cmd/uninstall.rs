@@ -42,7 +42,9 @@ pub fn run(ctx: &Ctx, args: &crate::cli::UninstallArgs) -> Result<()> {
             Removal::Written => {}
         }
     }
-    for (name, _) in templates::COMMANDS {
+    // The slash commands are the user's, shared by every project: `--project` removes only
+    // the project's hooks and leaves them with the user-level install.
+    for (name, _) in templates::COMMANDS.iter().filter(|_| !args.project) {
         let path = ctx.paths.claude_commands().join(name);
         let ours = crate::fsutil::read_text(&path).is_ok_and(|t| t.contains(COMMAND_MARKER));
         if ours {
@@ -53,7 +55,7 @@ pub fn run(ctx: &Ctx, args: &crate::cli::UninstallArgs) -> Result<()> {
         }
     }
     // An empty commands folder is one init made: nothing of the user's is lost.
-    if !args.dry_run {
+    if !args.dry_run && !args.project {
         let _ = std::fs::remove_dir(ctx.paths.claude_commands());
     }
     if out.is_empty() {

@@ -135,6 +135,34 @@ fn project_flag_writes_project_settings() {
             .unwrap();
     assert!(s["hooks"]["UserPromptSubmit"].is_array());
     assert!(!env.claude().join("settings.json").exists());
+    // Checked in and shared: every clone calls `homunculus` from its own PATH, never
+    // this machine's path to the binary.
+    let command = s["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert_eq!(command, "homunculus hook user-prompt-submit");
+    // Removing the project's hooks leaves the user-level slash commands alone.
+    let commands = env.claude().join("commands");
+    let before: Vec<_> = fs::read_dir(&commands)
+        .map(|d| d.count())
+        .into_iter()
+        .collect();
+    assert!(
+        before.first().is_some_and(|n| *n > 0),
+        "init installs the slash commands"
+    );
+    let out = env
+        .cmd()
+        .current_dir(&project)
+        .args(["uninstall", "--project"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let after: Vec<_> = fs::read_dir(&commands)
+        .map(|d| d.count())
+        .into_iter()
+        .collect();
+    assert_eq!(before, after, "{}", String::from_utf8_lossy(&out.stdout));
 }
 
 #[test]
