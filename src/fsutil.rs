@@ -159,7 +159,7 @@ pub fn write_new(path: &Path, contents: &[u8]) -> Result<bool, PathError> {
 
 /// Reads a whole file as UTF-8, naming the file in the error.
 pub fn read_text(path: &Path) -> Result<String, PathError> {
-    let bytes = fs::read(path).at("read", path)?;
+    let bytes = read_regular(path).at("read", path)?;
     String::from_utf8(bytes).map_err(|_| {
         PathError::new(
             "read",
@@ -219,6 +219,27 @@ pub fn read_tail(path: &Path, max: u64) -> Option<Vec<u8>> {
     read_range(path, len.saturating_sub(max), max)
 }
 
+/// The whole of a regular file. Opened without blocking and refused unless it is a
+/// regular file: a FIFO or a device put where one of our files should be (a hostile
+/// `identity.json`) can neither hang nor flood the caller.
+pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let mut out = Vec::new();
+    file.read_to_end(&mut out)?;
+    Ok(out)
+}
+
 /// At most `max` bytes of a regular file from offset `from` (see `read_tail`).
 pub fn read_range(path: &Path, from: u64, max: u64) -> Option<Vec<u8>> {
     use std::io::{Read, Seek, SeekFrom};
@@ -240,7 +261,7 @@ pub fn read_range(path: &Path, from: u64, max: u64) -> Option<Vec<u8>> {
 /// A JSON state file of ours, or the default when it is missing or does not parse
 /// (state is rebuildable; a torn or hand-broken file must not stop anything).
 pub fn read_json_or_default<T: serde::de::DeserializeOwned + Default>(path: &Path) -> T {
-    fs::read(path)
+    read_regular(path)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default()

@@ -304,3 +304,27 @@ fn injected_memory_is_fenced_and_memory_text_cannot_forge_structure() {
         "{text}"
     );
 }
+
+#[test]
+fn a_fifo_where_identity_json_should_be_hangs_no_hook() {
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    let identity = memory.paths.root.join("identity.json");
+    std::fs::remove_file(&identity).unwrap();
+    let c_path = std::ffi::CString::new(identity.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo only creates a file at a path we own.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    let (paths, now) = (memory.paths.clone(), memory.now);
+    let start = payload("SessionStart", &cwd, json!({"source": "startup"}));
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = handle(&paths, now, HookEvent::SessionStart, start, None);
+        let _ = done.send(());
+    });
+    assert!(
+        finished
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .is_ok(),
+        "SessionStart hung on a FIFO identity.json"
+    );
+}
