@@ -193,6 +193,15 @@ pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
             );
         }
         identity_check(ctx, &mut check);
+        if let Some(lock) = crate::setup::git::stale_index_lock(&ctx.paths.root) {
+            check(
+                Level::Warn,
+                format!(
+                    "{} is left from a git that was killed: commits of the memory fail until it goes (the next commit of ours removes it)",
+                    lock.display()
+                ),
+            );
+        }
         match index::resilient(&ctx.paths, ctx.now.timestamp(), |idx| {
             Ok(idx.reader()?.searcher().num_docs())
         }) {

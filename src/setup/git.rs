@@ -70,8 +70,39 @@ pub fn init(dir: &Path) -> Result<bool, GitError> {
 /// Stages everything and commits with `message`. Returns whether a commit was made
 /// (nothing to commit is not an error). Works without a configured git identity.
 pub fn commit_all(dir: &Path, message: &str) -> Result<bool, GitError> {
+    let _serial = serialised(dir)?;
     run(dir, &["add", "--all"])?;
     commit_staged(dir, message, &[])
+}
+
+/// How old an `index.lock` must be before it is taken for one a killed git left: a live
+/// git holds it for a moment, never minutes.
+const STALE_INDEX_LOCK: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Our commits one at a time (the observer, `feedback` and `evolve` may commit at once),
+/// and an `index.lock` a killed git left behind cleared first: otherwise every later
+/// commit fails, quietly, for good.
+fn serialised(dir: &Path) -> Result<crate::lock::FileLock, GitError> {
+    let git = dir.join(".git");
+    let lock = crate::lock::FileLock::try_acquire_for(
+        &git.join("homunculus-commit.lock"),
+        std::time::Duration::from_secs(30),
+    )
+    .map_err(|e| GitError::Io(std::io::Error::other(e.to_string())))?;
+    if stale_index_lock(dir).is_some() {
+        let _ = std::fs::remove_file(git.join("index.lock"));
+    }
+    Ok(lock)
+}
+
+/// The repository's `index.lock` when it is older than any live git would hold it.
+pub fn stale_index_lock(dir: &Path) -> Option<PathBuf> {
+    let path = dir.join(".git").join("index.lock");
+    let modified = std::fs::metadata(&path).ok()?.modified().ok()?;
+    // Compared with a file time, which is wall-clock.
+    #[allow(clippy::disallowed_methods)]
+    let age = std::time::SystemTime::now().duration_since(modified).ok()?;
+    (age >= STALE_INDEX_LOCK).then_some(path)
 }
 
 /// Commits exactly `files` (added, changed or removed), whatever else the user has
@@ -80,6 +111,7 @@ pub fn commit_paths(dir: &Path, message: &str, files: &[String]) -> Result<bool,
     if files.is_empty() {
         return Ok(false);
     }
+    let _serial = serialised(dir)?;
     let mut add: Vec<&str> = vec!["add", "--all", "--"];
     add.extend(files.iter().map(String::as_str));
     run(dir, &add)?;
@@ -152,5 +184,31 @@ mod tests {
         std::fs::write(repo.join("a.md"), "x\n").unwrap();
         assert!(commit_all(&repo, "test").unwrap());
         assert!(!marker.exists(), "the folder's post-commit hook ran");
+    }
+
+    #[test]
+    fn a_stale_index_lock_is_cleared_and_a_fresh_one_respected() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("memory");
+        std::fs::create_dir_all(&repo).unwrap();
+        if init(&repo).is_err() {
+            eprintln!("skipped: no git");
+            return;
+        }
+        let lock = repo.join(".git/index.lock");
+        let file = std::fs::File::create(&lock).unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        file.set_modified(old).unwrap();
+        drop(file);
+        assert!(stale_index_lock(&repo).is_some());
+        std::fs::write(repo.join("a.md"), "x\n").unwrap();
+        assert!(commit_all(&repo, "after a killed git").unwrap());
+        assert!(!lock.exists());
+        // One a live git holds (fresh) stays, and the commit reports the failure.
+        std::fs::File::create(&lock).unwrap();
+        assert!(stale_index_lock(&repo).is_none());
+        std::fs::write(repo.join("b.md"), "y\n").unwrap();
+        assert!(commit_all(&repo, "while git runs").is_err());
+        assert!(lock.exists());
     }
 }
