@@ -166,15 +166,23 @@ fn commit_staged(dir: &Path, message: &str, only: &[String]) -> Result<bool, Git
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_folders_own_hooks_never_run_when_we_commit() {
+    /// A fresh repository in a temporary folder (and the folder), or `None` without git.
+    fn repository() -> Option<(tempfile::TempDir, PathBuf)> {
         let dir = tempfile::tempdir().unwrap();
         let repo = dir.path().join("memory");
         std::fs::create_dir_all(&repo).unwrap();
         if init(&repo).is_err() {
             eprintln!("skipped: no git");
-            return;
+            return None;
         }
+        Some((dir, repo))
+    }
+
+    #[test]
+    fn a_folders_own_hooks_never_run_when_we_commit() {
+        let Some((dir, repo)) = repository() else {
+            return;
+        };
         let marker = dir.path().join("hook-ran");
         // `--no-verify` skips pre-commit; post-commit runs all the same without the fix.
         let hook = repo.join(".git/hooks/post-commit");
@@ -188,13 +196,9 @@ mod tests {
 
     #[test]
     fn a_stale_index_lock_is_cleared_and_a_fresh_one_respected() {
-        let dir = tempfile::tempdir().unwrap();
-        let repo = dir.path().join("memory");
-        std::fs::create_dir_all(&repo).unwrap();
-        if init(&repo).is_err() {
-            eprintln!("skipped: no git");
+        let Some((_dir, repo)) = repository() else {
             return;
-        }
+        };
         let lock = repo.join(".git/index.lock");
         let file = std::fs::File::create(&lock).unwrap();
         let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
