@@ -27,6 +27,8 @@ pub enum Command {
     Uninstall(UninstallArgs),
     /// Check that everything is wired and healthy (exit 1 if not)
     Doctor(DoctorArgs),
+    /// Approve the observer.llm_command that config.toml names (it runs only once approved)
+    Trust,
     /// Status-line activity logger: records context use, prints nothing (or CMD's output)
     Statusline(StatuslineArgs),
     /// Show instincts by domain with their confidence (the /instinct-status view)

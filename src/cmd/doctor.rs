@@ -162,7 +162,11 @@ pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
             Level::Ok,
             format!("memory folder {}", ctx.paths.root.display()),
         );
-        match crate::observer::llm::command_is_trusted(&ctx.paths) {
+        let command = crate::setup::config::Config::load(&ctx.paths.config())
+            .unwrap_or_default()
+            .observer
+            .llm_command;
+        match crate::observer::llm::command_is_trusted(&ctx.paths, &command) {
             Ok(()) => check(
                 Level::Ok,
                 "config.toml and the memory folder are yours alone: observer.llm_command may run"

@@ -17,6 +17,7 @@ mod search;
 mod status;
 mod statusline;
 mod style;
+mod trust;
 mod uninstall;
 mod watch;
 
@@ -65,6 +66,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Init(args) => init::run(&ctx, &args),
         Command::Uninstall(args) => uninstall::run(&ctx, &args),
+        Command::Trust => trust::run(&ctx),
         Command::Doctor(args) => doctor::run(&ctx, args.json),
         Command::Statusline(args) => statusline::run(&ctx, &args),
         Command::Status(args) => status::run(&ctx, &args),

@@ -117,7 +117,7 @@ pub fn run(
     existing: &Existing,
     now: DateTime<Utc>,
 ) -> Result<Answer, ObserverError> {
-    if let Err(why) = command_is_trusted(paths) {
+    if let Err(why) = command_is_trusted(paths, &config.observer.llm_command) {
         return Err(ObserverError::Llm(format!(
             "refusing to run observer.llm_command: {why}"
         )));
@@ -192,7 +192,14 @@ fn absolute_path_entries() -> String {
 /// Whether the configured command may run: `config.toml` and the memory folder must
 /// belong to this user and be writable by no one else, or anyone who can write them
 /// could make us run anything.
-pub fn command_is_trusted(paths: &Paths) -> Result<(), String> {
+pub fn command_is_trusted(paths: &Paths, command: &str) -> Result<(), String> {
+    // A folder can arrive by `git pull`: a command it names runs only with the user's
+    // approval of that exact text.
+    if !crate::setup::trust::is_approved(paths, command) {
+        return Err(format!(
+            "`{command}` is not approved; run `homunculus trust` to approve it"
+        ));
+    }
     use std::os::unix::fs::MetadataExt;
     // SAFETY: geteuid has no preconditions and cannot fail.
     let me = unsafe { libc::geteuid() };

@@ -8,6 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::fsutil::{self, InvalidFile, PathError};
 
+/// The observer's llm command when `config.toml` names none: the only one that runs
+/// without the user's approval (`homunculus trust`).
+pub const DEFAULT_LLM_COMMAND: &str = "claude -p --model haiku";
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error(transparent)]
@@ -64,7 +68,7 @@ impl Default for Observer {
             min_observations: 20,
             min_interval: "10m".into(),
             max_observations: 500,
-            llm_command: "claude -p --model haiku".into(),
+            llm_command: DEFAULT_LLM_COMMAND.into(),
             llm_timeout: "120s".into(),
             llm_run_budget: 60_000,
             llm_daily_budget: 600_000,

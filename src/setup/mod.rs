@@ -7,3 +7,4 @@ pub mod git;
 pub mod layout;
 pub mod settings;
 pub mod templates;
+pub mod trust;

@@ -217,6 +217,7 @@ fn llm_env() -> (TestEnv, std::path::PathBuf) {
         fixture("fake-claude").display()
     );
     fs::write(env.memory().join("config.toml"), config).unwrap();
+    env.run(&["trust"]).success();
     (env, log)
 }
 
@@ -299,6 +300,7 @@ fn llm_lenses_read_each_conversation_window_once() {
         fixture("fake-claude").display()
     );
     fs::write(env.memory().join("config.toml"), config).unwrap();
+    env.run(&["trust"]).success();
     let projects = fixture("transcripts");
     let replay = |env: &TestEnv| {
         let out = env
@@ -330,7 +332,41 @@ fn with_llm_command(command: &str) -> TestEnv {
     let env = with_observations(&["session-1"]);
     let config = format!("[observer]\nllm_command = {command:?}\nllm_timeout = \"2s\"\n");
     fs::write(env.memory().join("config.toml"), config).unwrap();
+    env.run(&["trust"]).success();
     env
+}
+
+/// A config that names another command (arrived by `git pull`, say) runs nothing until
+/// the user approves that exact command with `homunculus trust`.
+#[test]
+fn a_command_the_user_did_not_approve_never_runs() {
+    let env = with_observations(&["session-1"]);
+    let config = "[observer]\nllm_command = \"touch ran-it; echo '[]'\"\nllm_timeout = \"2s\"\n";
+    fs::write(env.memory().join("config.toml"), config).unwrap();
+    let out = env.run(&["observe", "--engine", "llm", "--force"]);
+    out.failure();
+    assert!(
+        out.stderr
+            .contains("is not approved; run `homunculus trust`"),
+        "{out}"
+    );
+    assert!(!env.memory().join("ran-it").exists() && !env.home.join("ran-it").exists());
+    let doctor = env.run(&["doctor"]);
+    assert!(doctor.stdout.contains("not approved"), "{doctor}");
+    let trust = env.run(&["trust"]);
+    trust.success();
+    assert!(
+        trust
+            .stdout
+            .starts_with("approved observer.llm_command: touch ran-it"),
+        "{trust}"
+    );
+    // The approval is of that exact text: another command needs approving again.
+    let other = "[observer]\nllm_command = \"touch other; echo '[]'\"\nllm_timeout = \"2s\"\n";
+    fs::write(env.memory().join("config.toml"), other).unwrap();
+    let out = env.run(&["observe", "--engine", "llm", "--force"]);
+    out.failure();
+    assert!(out.stderr.contains("is not approved"), "{out}");
 }
 
 #[test]
