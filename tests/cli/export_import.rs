@@ -181,3 +181,21 @@ fn imported_instincts_pass_the_never_advice_rules() {
     let kept = fs::read_to_string(inherited.join("tooling-clean-build.md")).unwrap();
     assert!(kept.contains("provenance: import"), "{kept}");
 }
+
+/// An export imported back into the memory it came from merges: the same advice is not
+/// shown twice, and the output says what it merged with.
+#[test]
+fn importing_what_the_memory_already_holds_merges() {
+    let alice = TestEnv::with_memory("bash-era");
+    let file = alice.home.join("mine.json");
+    alice
+        .run(&["export", "--min-confidence", "0.6", file.to_str().unwrap()])
+        .success();
+    let out = alice.run(&["import", file.to_str().unwrap()]);
+    out.success();
+    assert!(out.stdout.contains("merged"), "{out}");
+    assert!(out.stdout.contains("Imported 0 instinct(s)"), "{out}");
+    let inherited = alice.memory().join("instincts/inherited");
+    let count = fs::read_dir(&inherited).map_or(0, |d| d.count());
+    assert_eq!(count, 0, "{out}");
+}

@@ -47,6 +47,14 @@ pub fn run(ctx: &Ctx, args: &crate::cli::ImportArgs) -> Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // What the memory already holds, so that an export imported back (or twice, under
+    // other names) merges instead of showing the same advice twice.
+    let held: Vec<(String, String)> = store
+        .instincts()
+        .items
+        .iter()
+        .map(|i| (i.name.clone(), identity_of(&i.trigger, &i.action)))
+        .collect();
     let mut out = String::new();
     let mut written = Vec::new();
     let (mut imported, mut skipped, mut failed) = (0, 0, 0);
@@ -66,7 +74,15 @@ pub fn run(ctx: &Ctx, args: &crate::cli::ImportArgs) -> Result<()> {
         }
         let markdown = entry.get("markdown").and_then(Value::as_str).unwrap_or("");
         match prepare(&path, markdown, &source, ctx) {
-            Ok((text, confidence)) => {
+            Ok((_, _, identity)) if held.iter().any(|(n, id)| *n == name || *id == identity) => {
+                let same = held
+                    .iter()
+                    .find(|(n, id)| *n == name || *id == identity)
+                    .map_or(name.as_str(), |(n, _)| n.as_str());
+                skipped += 1;
+                let _ = writeln!(out, "  merged    {name} (the memory has it: {same})");
+            }
+            Ok((text, confidence, _)) => {
                 if !args.dry_run {
                     store.create(&path, &text)?;
                     written.push(path.clone());
@@ -97,6 +113,17 @@ pub fn run(ctx: &Ctx, args: &crate::cli::ImportArgs) -> Result<()> {
     print(&out)
 }
 
+/// What makes two instincts the same advice: trigger and action, case and spacing aside.
+fn identity_of(trigger: &str, action: &str) -> String {
+    let flat = |t: &str| {
+        t.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    format!("{}\u{1f}{}", flat(trigger.trim_matches('"')), flat(action))
+}
+
 /// Checks an imported instinct and rewrites what must change: confidence capped,
 /// `source: import`, seen now, no promotion of someone else's, whose words it holds kept
 /// (`import` when the file does not say). What may never be advice (it deletes, runs
@@ -106,7 +133,7 @@ fn prepare(
     markdown: &str,
     source: &str,
     ctx: &Ctx,
-) -> Result<(String, f64), Error> {
+) -> Result<(String, f64, String), Error> {
     let bad = |e| Error::invalid(path, e);
     let mut doc = Document::parse(markdown.to_string()).map_err(bad)?;
     let instinct = Instinct::from_document(path, Origin::Inherited, &doc)?;
@@ -132,5 +159,6 @@ fn prepare(
     }
     let bullet = format!("{}: imported from {source}", ctx.now.format("%Y-%m-%d"));
     body::append_bullet(&mut doc, "Evidence", &bullet);
-    Ok((doc.into_text(), confidence))
+    let identity = identity_of(&instinct.trigger, &instinct.action);
+    Ok((doc.into_text(), confidence, identity))
 }
