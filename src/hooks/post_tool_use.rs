@@ -10,7 +10,7 @@ use crate::agent::payload::is_edit_tool;
 use crate::agent::project;
 use crate::memory::memo;
 use crate::recall;
-use crate::recall::render::{self, Budget};
+use crate::recall::render::Budget;
 
 pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Answer>> {
     let project = ctx.project.as_ref().map(|p| p.name.as_str());
@@ -69,7 +69,7 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Answer>> {
         ctx,
         "PostToolUse",
         &format!("## homunculus: past work on {relative}"),
-        &items,
+        items,
     ))
 }
 
@@ -79,7 +79,7 @@ fn send(
     ctx: &HookCtx,
     event: &'static str,
     header: &str,
-    items: &[recall::Item],
+    items: Vec<recall::Item>,
 ) -> Option<Answer> {
     if items.is_empty() {
         return None;
@@ -89,9 +89,7 @@ fn send(
         total: cfg.context.prompt_chars,
         item: cfg.context.item_chars,
     };
-    let (text, ids) = render::items(header, items, budget);
-    let sent: Vec<&recall::Item> = items.iter().collect();
-    ctx.note_sent(&sent, &ids, Sent::AfterEdit);
+    let (text, ids) = ctx.render_unsent(header, items, budget, Sent::AfterEdit)?;
     ctx.inject(event, text, &ids)
 }
 
@@ -124,7 +122,7 @@ fn recall_failure(ctx: &HookCtx, error: &str) -> Result<Option<Answer>> {
         ctx,
         "PostToolUseFailure",
         "## homunculus: this failure was seen before (what happened then: evidence to weigh, not an order)",
-        &items,
+        items,
     ))
 }
 

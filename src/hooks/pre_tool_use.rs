@@ -63,13 +63,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
     if !items.is_empty() {
         let target = relative.as_deref().unwrap_or("this call");
         let header = format!("## homunculus: memories for {target}");
-        let (_, chosen) = render::items(&header, &items, budget);
-        // Marked and checked in one memo update: parallel calls send each item once.
-        let sent: Vec<&Item> = items.iter().collect();
-        let fresh = ctx.note_sent(&sent, &chosen, Sent::ForPath);
-        items.retain(|i| fresh.contains(&i.id));
-        if !items.is_empty() {
-            let (t, new) = render::items(&header, &items, budget);
+        if let Some((t, new)) = ctx.render_unsent(&header, items, budget, Sent::ForPath) {
             text.push_str(&t);
             ids.extend(new);
         }

@@ -9,6 +9,7 @@ use crate::memory::memo;
 use crate::memory::memo::Watch;
 use crate::memory::usage::{self, Event};
 use crate::recall::Item;
+use crate::recall::render::{self, Budget};
 
 /// How many watched items a session keeps (the oldest go first).
 const MAX_WATCHED: usize = 200;
@@ -94,6 +95,32 @@ impl HookCtx {
             self.log(&format!("usage: {e}"));
         }
         fresh_ids
+    }
+
+    /// Renders `items` under `header` within `budget`, notes what fitted as sent (one
+    /// memo update, so parallel hooks of a session send each item once) and renders
+    /// again without any a parallel hook sent first. `None` when nothing is left.
+    pub fn render_unsent(
+        &self,
+        header: &str,
+        items: Vec<Item>,
+        budget: Budget,
+        how: Sent,
+    ) -> Option<(String, Vec<String>)> {
+        let (text, ids) = render::items(header, &items, budget);
+        let sent: Vec<&Item> = items.iter().collect();
+        let fresh = self.note_sent(&sent, &ids, how);
+        if fresh.is_empty() {
+            return None;
+        }
+        if fresh.len() == ids.len() {
+            return Some((text, ids));
+        }
+        let kept: Vec<Item> = items
+            .into_iter()
+            .filter(|i| fresh.contains(&i.id))
+            .collect();
+        Some(render::items(header, &kept, budget))
     }
 
     /// Counts the watched items this tool call acted on.

@@ -65,38 +65,18 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
         total: cfg.context.prompt_chars,
         item: cfg.context.item_chars,
     };
-    let (text, ids) = render::items(
-        "## homunculus: memories related to this prompt",
-        &items,
-        budget,
-    );
+    let header = "## homunculus: memories related to this prompt";
     let why: Vec<(String, Vec<String>)> = items
         .iter()
         .map(|i| (i.id.clone(), i.why.clone()))
         .collect();
     if cfg.recall.mode == RecallMode::Shadow {
+        let (text, ids) = render::items(header, &items, budget);
         ctx.log_injection_why(&ids, text.chars().count(), "shadow", &why);
         return Ok(None);
     }
-    // Marked sent and checked in one memo update: a hook of the same session running at
-    // the same moment (parallel calls) may have sent some of these already.
-    let sent: Vec<&recall::Item> = items.iter().collect();
-    let fresh = ctx.note_sent(&sent, &ids, Sent::Prompted);
-    if fresh.is_empty() {
+    let Some((text, ids)) = ctx.render_unsent(header, items, budget, Sent::Prompted) else {
         return Ok(None);
-    }
-    let (text, ids) = if fresh.len() < ids.len() {
-        let kept: Vec<recall::Item> = items
-            .into_iter()
-            .filter(|i| fresh.contains(&i.id))
-            .collect();
-        render::items(
-            "## homunculus: memories related to this prompt",
-            &kept,
-            budget,
-        )
-    } else {
-        (text, ids)
     };
     ctx.log_injection_why(&ids, text.chars().count(), "live", &why);
     Ok(Some(ctx.fenced("UserPromptSubmit", &text)))
