@@ -76,7 +76,7 @@ fn looks_secret(token: &str) -> bool {
     let reference = ["env", "secrets.", "::", "(", "[", "${"]
         .iter()
         .any(|r| token.contains(r))
-        || super::is_reference(token);
+        || super::value::is_reference(token);
     !plain_word
         && !env_name
         && !reference

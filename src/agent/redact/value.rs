@@ -1,0 +1,157 @@
+//! Whether the value of a `key=value` pair is a secret or only names one (`$VAR`,
+//! `process.env.X`, `<placeholder>`, a count, a type, a colour).
+
+/// Whether the value of a `key=value` pair is a secret: not a reference to one
+/// (`$VAR`, `${VAR}`, `<placeholder>`) and not a plain count (`max_tokens=4096`).
+pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
+    let v = value.trim_matches(['"', '\'']);
+    let key = key
+        .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '=' | ':' | '"' | '\''))
+        .to_ascii_lowercase();
+    // `token_count`, `password_min_length`, `token_url`: about a secret, not one.
+    const ABOUT: &[&str] = &[
+        "count",
+        "len",
+        "length",
+        "size",
+        "limit",
+        "max",
+        "min",
+        "ttl",
+        "type",
+        "name",
+        "kind",
+        "url",
+        "uri",
+        "endpoint",
+        "file",
+        "path",
+        "env",
+        "expiry",
+        "expires",
+        "prompt",
+        "policy",
+        "hint",
+        "field",
+        "header",
+        "id",
+        "algorithm",
+        "mode",
+        "format",
+        "scheme",
+        "strategy",
+        "method",
+        "bg",
+        "fg",
+        "color",
+        "colour",
+        "style",
+        "label",
+        "enabled",
+        "required",
+        "stdin",
+        "warning",
+        "check",
+        "command",
+        "cmd",
+        "dir",
+        "store",
+    ];
+    let about = ABOUT.iter().any(|a| {
+        key.ends_with(&format!("_{a}"))
+            || key.ends_with(&format!("-{a}"))
+            || key.ends_with(&format!(".{a}"))
+    });
+    // Keys that are not secrets though they say "key": a table's, a public one.
+    const PUBLIC: &[&str] = &[
+        "primary",
+        "foreign",
+        "public",
+        "publishable",
+        "sort",
+        "partition",
+        "cache",
+        "idempotency",
+        "unique",
+        "lookup",
+        "hash",
+        "map",
+        "row",
+        "composite",
+        "natural",
+    ];
+    let public = PUBLIC.iter().any(|p| {
+        key.ends_with(&format!("{p}_key"))
+            || key.ends_with(&format!("{p}-key"))
+            || key.ends_with(&format!("{p}key"))
+    });
+    // `Authorization: Bearer …`: the scheme is not the secret, what follows it is.
+    let scheme = key.ends_with("authorization")
+        && matches!(
+            v.to_ascii_lowercase().as_str(),
+            "bearer" | "basic" | "token" | "apikey" | "bot" | "digest" | "ssws"
+        );
+    // A file a key or certificate is read from, and a boolean flag (`--no-auth-warning`).
+    let file = v.starts_with("~/")
+        || v.starts_with("./")
+        || v.starts_with("../")
+        || [
+            ".pem", ".key", ".crt", ".json", ".txt", ".env", ".p12", ".pfx", ".gpg", ".asc",
+        ]
+        .iter()
+        .any(|ext| v.to_ascii_lowercase().ends_with(ext));
+    // In a URL, `host:8080/path@…` is a port, not a password.
+    let port = key.contains("://") && {
+        let digits = v.chars().take_while(char::is_ascii_digit).count();
+        digits > 0 && v[digits..].starts_with('/')
+    };
+    !(v.is_empty()
+        || port
+        || about
+        || public
+        || scheme
+        || file
+        || key.starts_with("--no-")
+        || v.starts_with(['$', '<', '{'])
+        || v.contains('(')
+        || v.len() < 12 && v.chars().all(|c| c.is_ascii_digit())
+        || is_reference(v))
+}
+
+/// A value that names where a secret is instead of being one: a dotted name
+/// (`var.db_password`, `process.env.GITHUB_TOKEN`), an index (`os.environ["X"]`), a type
+/// (`str`), a literal (`true`, `null`), a colour (`#0f172a`).
+pub(super) fn is_reference(value: &str) -> bool {
+    let lower = value.trim_end_matches([';', ')', ',']).to_ascii_lowercase();
+    let dotted = lower.split('.').count() > 1
+        && lower
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        && lower.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && !lower.chars().any(|c| c.is_ascii_digit());
+    let colour = lower.starts_with('#')
+        && (4..=9).contains(&lower.len())
+        && lower[1..].chars().all(|c| c.is_ascii_hexdigit());
+    dotted
+        || colour
+        || lower.contains('[')
+        || matches!(
+            lower.as_str(),
+            "true"
+                | "false"
+                | "null"
+                | "none"
+                | "nil"
+                | "undefined"
+                | "str"
+                | "string"
+                | "int"
+                | "bool"
+                | "bytes"
+                | "secret"
+                | "password"
+                | "token"
+                | "required"
+                | "optional"
+        )
+}
