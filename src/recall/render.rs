@@ -165,8 +165,15 @@ pub fn session_start(
     }
     if !start.episodes.is_empty() {
         b.line("## Recent episodes here");
+        // The gist is the lesson; a title alone ("the user runs nixos-rebuild") can read
+        // as its opposite.
         for e in &start.episodes {
-            b.item(&format!("- {}: {}", day(e.date), e.title), &e.id);
+            let lesson = if e.gist.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", e.gist)
+            };
+            b.item(&format!("- {}: {}{lesson}", day(e.date), e.title), &e.id);
         }
     }
     if let Some(s) = &start.last_session {
