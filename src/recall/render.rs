@@ -303,4 +303,33 @@ mod tests {
         assert_eq!(ids.len(), text.lines().count() - 1);
         assert!(ids.len() < 40);
     }
+
+    #[test]
+    fn session_start_episodes_carry_what_happened() {
+        let episode = Item {
+            id: "episodes/2025-06-20-the-user-runs-nixos-rebuild.md".into(),
+            kind: Kind::Episode,
+            title: "the user runs nixos-rebuild".into(),
+            gist: "the user rejected `nixos-rebuild build --flake .#jaro`".into(),
+            ..item(0)
+        };
+        let start = Start {
+            convictions: vec![],
+            instincts: vec![],
+            eligible_instincts: 0,
+            episodes: vec![episode],
+            last_session: None,
+        };
+        let budget = Budget {
+            total: 2000,
+            item: 300,
+        };
+        let (text, _) = session_start(&start, "system-conf", "/m", &LastSession::default(), budget);
+        assert!(
+            text.contains(
+                "- 1970-01-01: the user runs nixos-rebuild: the user rejected `nixos-rebuild build --flake .#jaro`"
+            ),
+            "{text}"
+        );
+    }
 }
