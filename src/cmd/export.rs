@@ -25,7 +25,7 @@ pub fn run(ctx: &Ctx, args: &ExportArgs) -> Result<()> {
     let loaded = store.instincts();
     warn_all(&loaded.errors);
     let mut items = Vec::new();
-    for i in &loaded.items {
+    for i in loaded.items.iter().filter(|i| !i.retired) {
         let effective = i.effective(ctx.now);
         if effective + 1e-9 < args.min_confidence {
             continue;

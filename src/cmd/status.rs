@@ -27,6 +27,7 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
     let mut instincts: Vec<&Instinct> = loaded
         .items
         .iter()
+        .filter(|i| !i.retired)
         .filter(|i| args.domain.as_ref().is_none_or(|d| &i.domain == d))
         .collect();
     instincts.sort_by(|a, b| {

@@ -45,6 +45,11 @@ pub fn build(
         doc.add_text(fields.body, text);
         return doc;
     };
+    if crate::memory::is_retired(&parsed) {
+        // Every query names the kinds it wants, so a retired item, indexed under a kind
+        // of its own and without text, is found by none: not searched, not injected.
+        return retired(fields, relative, stamp);
+    }
     doc.add_text(fields.body, parsed.body());
     let title = body::title(parsed.body()).unwrap_or_else(|| name.replace('-', " "));
     doc.add_text(fields.title, &title);
@@ -71,6 +76,18 @@ pub fn build(
             }
         }
     }
+    doc
+}
+
+/// The kind under which retired items are indexed.
+pub const RETIRED_KIND: &str = "retired";
+
+fn retired(fields: &Fields, relative: &Path, stamp: Stamp) -> TantivyDocument {
+    let mut doc = TantivyDocument::default();
+    doc.add_text(fields.path, relative.to_string_lossy());
+    doc.add_text(fields.kind, RETIRED_KIND);
+    doc.add_i64(fields.mtime, stamp.mtime);
+    doc.add_u64(fields.size, stamp.size);
     doc
 }
 

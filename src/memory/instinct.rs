@@ -38,6 +38,8 @@ pub struct Instinct {
     pub promoted: bool,
     pub promoted_to: Option<String>,
     pub disputed: bool,
+    /// Set by `forget`: never injected, searched or learned again; the file stays.
+    pub retired: bool,
     pub censor: Option<String>,
     /// A regular expression over shell commands: the instinct applies (as a censor)
     /// when a Bash call matches it.
@@ -79,6 +81,7 @@ impl Instinct {
             promoted: f.bool("promoted")?,
             promoted_to: f.text("promoted_to")?,
             disputed: f.bool("disputed")?,
+            retired: f.bool("retired")?,
             censor: f.text("censor")?,
             command: f.text("command")?,
             pattern: f.text("pattern")?,

@@ -69,6 +69,18 @@ impl Error {
     }
 }
 
+/// The frontmatter key `forget` sets: the item is kept on disk (and in git) but never
+/// injected, searched or learned again.
+pub const RETIRED: &str = "retired";
+
+/// Whether a file of any kind is retired (`retired: true`).
+pub fn is_retired(doc: &Document) -> bool {
+    doc.mapping().is_ok_and(|m| {
+        matches!(m.get(RETIRED), Some(serde_yaml_ng::Value::Bool(true)))
+            || m.get(RETIRED).and_then(|v| v.as_str()) == Some("true")
+    })
+}
+
 /// The stem of a file name: `testing-use-nextest` for `.../testing-use-nextest.md`.
 pub fn stem(path: &Path) -> String {
     path.file_stem()

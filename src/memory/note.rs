@@ -32,6 +32,8 @@ pub struct Note {
     pub title: Option<String>,
     /// Whose words it holds (absent in older files).
     pub provenance: Option<super::provenance::Provenance>,
+    /// Set by `forget`: never injected, searched or seen again by the observer.
+    pub retired: bool,
 }
 
 impl Note {
@@ -59,6 +61,7 @@ impl Note {
                 .text("provenance")?
                 .as_deref()
                 .and_then(super::provenance::Provenance::from_name),
+            retired: f.bool("retired")?,
         })
     }
 }

@@ -42,7 +42,7 @@ pub struct Plan {
 pub fn plan(paths: &Paths, instincts: &[Instinct], now: DateTime<Utc>) -> Plan {
     let mut plan = Plan::default();
     let mut clusters: BTreeMap<&str, usize> = BTreeMap::new();
-    for instinct in instincts {
+    for instinct in instincts.iter().filter(|i| !i.retired) {
         let effective = instinct.effective(now);
         if confidence::counts_for_cluster(effective) {
             *clusters.entry(instinct.domain.as_str()).or_default() += 1;

@@ -265,6 +265,11 @@ fn edit_instinct(
             return Ok(None);
         }
         let instinct = Instinct::from_document(&path, Origin::Personal, file.doc())?;
+        if instinct.retired {
+            // Forgotten: the pattern is known, so nothing recreates it, and nothing
+            // brings it back either.
+            return Ok(None);
+        }
         change(file, &instinct).map(Some)
     })?;
     match line {

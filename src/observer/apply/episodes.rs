@@ -20,8 +20,10 @@ pub(super) fn episode(
     let mark = &run.mark;
     match find_episode(run.store, draft.pattern) {
         Some(path) => {
+            let mut retired = false;
             run.store.edit(&path, |file| {
-                if file.text().contains(mark.as_str()) {
+                retired = crate::memory::is_retired(file.doc());
+                if retired || file.text().contains(mark.as_str()) {
                     return Ok(());
                 }
                 file.set(
@@ -34,6 +36,9 @@ pub(super) fn episode(
                 }
                 Ok(())
             })?;
+            if retired {
+                return Ok(());
+            }
             out.changes.push(format!(
                 "~ episode {} ({} sightings)",
                 crate::memory::stem(&path),
@@ -95,6 +100,9 @@ pub(super) fn promote_episode(
     }
     let doc = store.read(&episode_path)?;
     let note = Note::from_document(&episode_path, NoteKind::Episode, &doc)?;
+    if note.retired {
+        return Ok(());
+    }
     let draft = InstinctDraft {
         domain,
         trigger,

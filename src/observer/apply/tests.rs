@@ -9,3 +9,81 @@ fn titles() {
         "Run cargo nextest run instead"
     );
 }
+
+#[test]
+fn a_forgotten_item_is_never_reinforced_contradicted_or_grown_again() {
+    let m = crate::testutil::Memory::new();
+    let store = Store::new(&m.paths);
+    let path = m.instinct(
+        "testing-nextest",
+        0.5,
+        "2026-02-01T00:00:00Z",
+        "2026-02-01T00:00:00Z",
+        "retired: true\n",
+    );
+    let episode = m.write(
+        "episodes/2026-02-01-flaky-port.md",
+        "---\ndate: 2026-02-01\nproject: ledger\npattern: \"port-in-use\"\noccurrences: 1\nretired: true\n---\n\n# Flaky port\n\n## Sightings\n\n- once\n",
+    );
+    let before = (
+        std::fs::read_to_string(&path).unwrap(),
+        std::fs::read_to_string(&episode).unwrap(),
+    );
+    let ops = [
+        Op::Reinforce {
+            name: "testing-nextest".into(),
+            evidence: "seen again".into(),
+            last_seen: None,
+        },
+        Op::Contradict {
+            name: "testing-nextest".into(),
+            evidence: "went against it".into(),
+        },
+        Op::Episode {
+            key: "port-in-use".into(),
+            title: "Flaky port".into(),
+            narrative: "seen again".into(),
+            project: Some("ledger".into()),
+            tags: vec![],
+            files: vec![],
+            occurrences: 2,
+            lesson: None,
+            seen: None,
+            provenance: Default::default(),
+        },
+        Op::PromoteEpisode {
+            episode: "2026-02-01-flaky-port".into(),
+            name: "debugging-free-the-port".into(),
+            domain: "debugging".into(),
+            trigger: "when the port is in use".into(),
+            action: "free the port first".into(),
+            evidence: "three times".into(),
+            last_seen: None,
+            provenance: Default::default(),
+        },
+    ];
+    let applied = apply(&store, &ops, "b1", "builtin", m.now);
+    assert!(applied.errors.is_empty(), "{:?}", applied.errors);
+    assert_eq!(
+        (
+            applied.reinforced,
+            applied.contradicted,
+            applied.episodes,
+            applied.created
+        ),
+        (0, 0, 0, 0)
+    );
+    assert_eq!(
+        before,
+        (
+            std::fs::read_to_string(&path).unwrap(),
+            std::fs::read_to_string(&episode).unwrap()
+        )
+    );
+    assert!(
+        !m.paths
+            .personal_instincts()
+            .join("debugging-free-the-port.md")
+            .exists()
+    );
+}
