@@ -37,6 +37,8 @@ pub enum Command {
     Evolve(EvolveArgs),
     /// Tell homunculus an instinct was wrong, weak or strong
     Feedback(FeedbackArgs),
+    /// Retire an item for good: never injected, searched or learned again (the file stays)
+    Forget(ForgetArgs),
     /// Write instincts to a file others can import
     Export(ExportArgs),
     /// Import instincts from an export file into instincts/inherited/
@@ -58,6 +60,9 @@ pub enum Command {
     Injections(InjectionsArgs),
     /// Print a shell completion script
     Completions(CompletionsArgs),
+    /// Model Context Protocol server over stdio (search, get, recent_sessions, remember,
+    /// feedback, forget). Registered by `init`; not for running by hand
+    Mcp,
 }
 
 /// The event of a `homunculus hook <event> ...` invocation, found before clap parses
@@ -73,6 +78,15 @@ pub fn hook_event(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<
         Some("--help" | "-h") => None,
         _ => Some(event.unwrap_or_default()),
     }
+}
+
+#[derive(Debug, Args)]
+pub struct ForgetArgs {
+    /// The item's name (as `status` or `search` shows it) or its path in the memory folder
+    pub name: String,
+    /// Why, in a few words (kept in the item's evidence)
+    #[arg(long)]
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -52,6 +52,15 @@ impl Env {
         Ok(Paths::new(root, claude_dir))
     }
 
+    /// Claude Code's own state file, where user-scope MCP servers are registered:
+    /// `~/.claude.json`, or `.claude.json` inside `CLAUDE_CONFIG_DIR` when that is set.
+    pub fn claude_state_file(&self) -> Result<PathBuf> {
+        Ok(match &self.claude_config_dir {
+            Some(dir) => absolute("CLAUDE_CONFIG_DIR", dir)?.join(".claude.json"),
+            None => self.home_dir()?.join(".claude.json"),
+        })
+    }
+
     /// The current instant, or the fixed one `HOMUNCULUS_NOW` names.
     pub fn now(&self) -> Result<DateTime<Utc>> {
         match &self.homunculus_now {

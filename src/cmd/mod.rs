@@ -6,10 +6,12 @@ mod doctor;
 mod evolve;
 mod export;
 mod feedback;
+mod forget;
 pub(crate) mod hook;
 mod import;
 mod init;
 mod injections;
+mod mcp;
 mod observe;
 mod reindex;
 mod replay;
@@ -72,6 +74,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Status(args) => status::run(&ctx, &args),
         Command::Evolve(args) => evolve::run(&ctx, &args),
         Command::Feedback(args) => feedback::run(&ctx, &args),
+        Command::Forget(args) => forget::run(&ctx, &args),
+        Command::Mcp => mcp::run(&ctx),
         Command::Export(args) => export::run(&ctx, &args),
         Command::Import(args) => import::run(&ctx, &args),
         Command::Observe(args) => observe::run(&ctx, &args),
@@ -135,11 +139,7 @@ fn reindex_changed(ctx: &Ctx, changed: &[std::path::PathBuf]) {
 /// `git.commit` is on: the user's other uncommitted edits stay out. Returns the line to
 /// tell the user; a failed commit is a warning, the change itself is made.
 fn commit_own_change(ctx: &Ctx, message: &str, files: &[std::path::PathBuf]) -> String {
-    let config = crate::setup::config::Config::load(&ctx.paths.config()).unwrap_or_default();
-    if !config.git.commit {
-        return String::new();
-    }
-    match crate::setup::git::commit_files(&ctx.paths.root, message, files) {
+    match crate::ask::commit(&ctx.paths, message, files) {
         Ok(true) => "Committed to the memory folder's git history.\n".into(),
         Ok(false) => String::new(),
         Err(e) => {
@@ -157,6 +157,15 @@ fn settings_path(ctx: &Ctx, project: bool) -> Result<std::path::PathBuf> {
         return Ok(cwd.join(".claude").join("settings.json"));
     }
     Ok(ctx.paths.claude_settings())
+}
+
+/// The file that registers the MCP server: Claude Code's `~/.claude.json` (user
+/// scope), or with `--project` the project's shared `.mcp.json`.
+fn mcp_config_path(ctx: &Ctx, project: bool) -> Result<std::path::PathBuf> {
+    if project {
+        return Ok(std::env::current_dir()?.join(".mcp.json"));
+    }
+    ctx.env.claude_state_file()
 }
 
 /// The installed binary, as Claude Code should call it.

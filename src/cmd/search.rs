@@ -8,16 +8,14 @@ use serde_json::json;
 
 use super::{Ctx, print};
 use crate::cli::{KindArg, SearchArgs};
-use crate::index::{self, SearchOptions};
+use crate::index::SearchOptions;
 use crate::memory::kind::Kind;
 
 pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<()> {
     ctx.require_memory()?;
     let text = args.query.join(" ");
     let opts = options(ctx, args);
-    let (hits, report) = index::resilient(&ctx.paths, ctx.now.timestamp(), |idx| {
-        index::search::search(idx, &idx.reader()?, &text, &opts)
-    })?;
+    let (hits, report) = crate::ask::find::once(&ctx.paths, &text, &opts)?;
     if report.rebuilt {
         eprintln!("warning: the search index was unreadable and has been rebuilt");
     }

@@ -32,6 +32,10 @@ pub struct Hit {
     pub kind: String,
     pub name: String,
     pub title: String,
+    /// What it teaches in one line: an instinct's or conviction's action, an
+    /// episode's newest sighting, a session's outcome (empty when there is none).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub lesson: String,
     pub score: f32,
     #[serde(skip)]
     pub snippet: Snippet,
@@ -442,6 +446,7 @@ pub fn search(
             kind: text(f.kind),
             name: text(f.name),
             title: text(f.title),
+            lesson: lesson(&text(f.action), &text(f.gist)),
             score,
             snippet,
             project: (!project.is_empty()).then_some(project),
@@ -449,6 +454,15 @@ pub fn search(
         });
     }
     Ok(hits)
+}
+
+fn lesson(action: &str, gist: &str) -> String {
+    let line = if action.trim().is_empty() {
+        gist
+    } else {
+        action
+    };
+    crate::text::one_line(&crate::text::strip_ansi(line), 200)
 }
 
 /// A one-line excerpt with the words the query matched.

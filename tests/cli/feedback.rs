@@ -24,6 +24,8 @@ fn strong_changes_only_confidence_last_seen_and_one_bullet() {
         [
             "confidence: 0.72",
             "last_seen: 2026-02-20T12:00:00Z",
+            // The user vouched for it (DESIGN: `confirmed_by`, set by feedback strong).
+            "confirmed_by: user",
             "- 2026-02-20: feedback strong (0.62 → 0.72)",
         ]
     );
@@ -69,6 +71,7 @@ fn feedback_commits_only_its_own_change_and_only_the_changed_lines() {
             "+confidence: 0.90",
             "-last_seen: 2026-02-18T10:15:00Z",
             "+last_seen: 2026-02-20T12:00:00Z",
+            "+confirmed_by: user",
             "+- 2026-02-20: feedback strong (0.80 → 0.90)",
         ],
         "{diff}"

@@ -8,7 +8,8 @@ use std::path::Path;
 /// layer) any import is fine: they are leaves or near-leaves.
 const LAYERS: &[&[&str]] = &[
     &["main", "cmd", "cli"],
-    &["hooks"],
+    &["hooks", "mcp"],
+    &["ask"],
     &["recall", "observer"],
     &["index", "setup"],
     &["memory"],
