@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use super::{Ctx, binary_path, print, reindex_changed, settings_path};
+use super::{Ctx, binary_path, mcp_config_path, print, reindex_changed, settings_path};
 use crate::cli::InitArgs;
 use crate::fsutil::{self, create_private_dir};
 use crate::memory::Store;
@@ -61,6 +61,17 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
     if !args.dry_run {
         settings_on_disk.refuse_read_only()?;
     }
+    // The MCP server's registration is checked before any write as well.
+    let mcp_file = mcp_config_path(ctx, args.project)?;
+    let (mcp_on_disk, mut mcp_config) = SettingsFile::open(&mcp_file)?;
+    let mcp_change =
+        crate::setup::mcp::install(&mut mcp_config, &bin).map_err(|what| SettingsError::Shape {
+            path: mcp_file.display().to_string(),
+            what,
+        })?;
+    if !args.dry_run && mcp_change != Change::Unchanged {
+        mcp_on_disk.refuse_read_only()?;
+    }
     folders(&mut report, paths.root.as_path(), args.dry_run)?;
     for (path, text) in layout::files(paths, ctx.now) {
         let exists = path.exists();
@@ -112,6 +123,22 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
     if claude_settings != before && !args.dry_run {
         settings_on_disk.save(&claude_settings)?;
     }
+    let verb = match (mcp_change, args.dry_run) {
+        (Change::Unchanged, _) => "exists",
+        (Change::Installed, true) => "would install",
+        (_, true) => "would update",
+        (Change::Installed, false) => "installed",
+        (_, false) => "updated",
+    };
+    if !args.dry_run && verb != "exists" {
+        mcp_on_disk.save(&mcp_config)?;
+    }
+    let _ = writeln!(
+        report.out,
+        "{verb:<13} MCP server {} in {}",
+        crate::setup::mcp::NAME,
+        mcp_file.display()
+    );
     for program in settings::other_copies(&claude_settings, &bin) {
         let _ = writeln!(
             report.out,

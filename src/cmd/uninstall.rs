@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use anyhow::Result;
 
-use super::{Ctx, binary_path, print, settings_path};
+use super::{Ctx, binary_path, mcp_config_path, print, settings_path};
 use crate::setup::settings::{self, Removal, SettingsFile};
 use crate::setup::templates::{self, COMMAND_MARKER};
 
@@ -41,6 +41,19 @@ pub fn run(ctx: &Ctx, args: &crate::cli::UninstallArgs) -> Result<()> {
             }
             Removal::Written => {}
         }
+    }
+    let mcp_file = mcp_config_path(ctx, args.project)?;
+    let (mcp_on_disk, mut mcp_config) = SettingsFile::open(&mcp_file)?;
+    if crate::setup::mcp::uninstall(&mut mcp_config) {
+        if !args.dry_run {
+            mcp_on_disk.save_after_removal(&mcp_config)?;
+        }
+        let _ = writeln!(
+            out,
+            "{verb:<13} MCP server {} from {}",
+            crate::setup::mcp::NAME,
+            mcp_file.display()
+        );
     }
     // The slash commands are the user's, shared by every project: `--project` removes only
     // the project's hooks and leaves them with the user-level install.

@@ -5,6 +5,7 @@
 pub mod config;
 pub mod git;
 pub mod layout;
+pub mod mcp;
 pub mod settings;
 pub mod templates;
 pub mod trust;

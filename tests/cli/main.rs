@@ -14,6 +14,7 @@ mod hooks;
 mod init;
 mod install;
 mod layers;
+mod mcp;
 mod misc;
 mod observe;
 mod replay;

@@ -6,6 +6,8 @@ use std::os::unix::fs::PermissionsExt;
 
 use anyhow::{Result, bail};
 
+mod mcp;
+
 use super::{Ctx, binary_path, print};
 use crate::agent::hook_event::HookEvent;
 use crate::index;
@@ -157,6 +159,7 @@ pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
         }
         Err(e) => check(Level::Fail, e.to_string()),
     }
+    mcp::check(ctx, &mut check);
     if layout::is_ready(&ctx.paths) {
         check(
             Level::Ok,
