@@ -1,6 +1,6 @@
 //! Whole-process benchmarks over generated corpora (1k, 10k, 100k items):
 //! `cargo bench --bench bench [-- 1k 10k 100k]`, and `cargo bench --bench bench -- replay`
-//! for replay speed. Prints markdown tables of medians.
+//! for replay speed, `cargo bench --bench bench -- mcp [1k 10k]` for the MCP server. Prints markdown tables of medians.
 //! No assertions: figures go to the README, budgets are checked by people.
 
 // Test and benchmark code sets up files and reads the clock directly; the house rules
@@ -8,6 +8,7 @@
 #![allow(clippy::disallowed_methods)]
 
 mod corpus;
+mod mcp;
 mod replay;
 
 use std::io::{BufRead, BufReader};
@@ -374,6 +375,10 @@ fn main() {
         .collect();
     if sizes.is_empty() {
         sizes = vec![1_000, 10_000, 100_000];
+    }
+    if std::env::args().any(|a| a == "mcp") {
+        mcp::run(&sizes);
+        return;
     }
     let hook_figures: Vec<HookFigures> = sizes.iter().map(|&n| hooks(n)).collect();
     let figures: Vec<Figures> = sizes.into_iter().map(bench).collect();
