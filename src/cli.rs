@@ -171,6 +171,10 @@ pub struct InitArgs {
     /// Also log context use from Claude Code's status line (wraps an existing one)
     #[arg(long)]
     pub statusline: bool,
+    /// Install as a skills-directory plugin (~/.claude/skills/homunculus) instead of
+    /// editing settings.json; the settings.json hooks, if any, are removed
+    #[arg(long, conflicts_with_all = ["project", "statusline"])]
+    pub plugin: bool,
 }
 
 #[derive(Debug, Args)]

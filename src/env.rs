@@ -17,6 +17,8 @@ pub struct Env {
     pub claude_config_dir: Option<OsString>,
     pub homunculus_now: Option<OsString>,
     pub homunculus_observer: Option<OsString>,
+    /// Set by Claude Code for a plugin's hooks and servers: where the plugin lives.
+    pub claude_plugin_root: Option<OsString>,
     /// Claude Code's own switch for its auto memory (`doctor` reports on it).
     pub claude_auto_memory_disabled: Option<OsString>,
     /// `NO_COLOR` set to anything: plain output even at a terminal.
@@ -34,6 +36,7 @@ impl Env {
             claude_config_dir: var("CLAUDE_CONFIG_DIR"),
             homunculus_now: var("HOMUNCULUS_NOW"),
             homunculus_observer: var("HOMUNCULUS_OBSERVER"),
+            claude_plugin_root: var("CLAUDE_PLUGIN_ROOT"),
             claude_auto_memory_disabled: var("CLAUDE_CODE_DISABLE_AUTO_MEMORY"),
             no_color: var("NO_COLOR").is_some(),
         }

@@ -103,6 +103,18 @@ impl Paths {
         self.claude_dir.join("commands")
     }
 
+    /// The skills-directory plugin `init --plugin` writes (Claude Code loads every
+    /// `skills/<name>/.claude-plugin/plugin.json` as a plugin).
+    pub fn claude_skills_plugin(&self) -> PathBuf {
+        self.claude_dir.join("skills").join("homunculus")
+    }
+
+    /// Present while our hooks are registered in the user's settings.json: a plugin
+    /// copy of the hooks that finds it stands down, so no event runs twice.
+    pub fn settings_hooks_marker(&self) -> PathBuf {
+        self.state().join("settings-hooks")
+    }
+
     /// Claude Code's user-level settings file.
     pub fn claude_settings(&self) -> PathBuf {
         self.claude_dir.join("settings.json")

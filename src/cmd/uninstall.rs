@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use super::{Ctx, binary_path, mcp_config_path, print, settings_path};
 use crate::setup::settings::{self, Removal, SettingsFile};
-use crate::setup::templates::{self, COMMAND_MARKER};
+use crate::setup::templates;
 
 pub fn run(ctx: &Ctx, args: &crate::cli::UninstallArgs) -> Result<()> {
     let file = settings_path(ctx, args.project)?;
@@ -57,19 +57,17 @@ pub fn run(ctx: &Ctx, args: &crate::cli::UninstallArgs) -> Result<()> {
     }
     // The slash commands are the user's, shared by every project: `--project` removes only
     // the project's hooks and leaves them with the user-level install.
-    for (name, _) in templates::COMMANDS.iter().filter(|_| !args.project) {
-        let path = ctx.paths.claude_commands().join(name);
-        let ours = crate::fsutil::read_text(&path).is_ok_and(|t| t.contains(COMMAND_MARKER));
-        if ours {
-            if !args.dry_run {
-                std::fs::remove_file(&path)?;
-            }
+    if !args.project {
+        for path in templates::remove_commands(&ctx.paths.claude_commands(), args.dry_run)? {
             let _ = writeln!(out, "{verb:<13} {}", path.display());
         }
-    }
-    // An empty commands folder is one init made: nothing of the user's is lost.
-    if !args.dry_run && !args.project {
-        let _ = std::fs::remove_dir(ctx.paths.claude_commands());
+        let plugin = ctx.paths.claude_skills_plugin();
+        if crate::setup::plugin::remove(&plugin, args.dry_run)? {
+            let _ = writeln!(out, "{verb:<13} {} (the plugin)", plugin.display());
+        }
+        if !args.dry_run {
+            let _ = std::fs::remove_file(ctx.paths.settings_hooks_marker());
+        }
     }
     if out.is_empty() {
         out.push_str("Nothing of homunculus is installed in Claude Code.\n");

@@ -6,6 +6,7 @@ pub mod config;
 pub mod git;
 pub mod layout;
 pub mod mcp;
+pub mod plugin;
 pub mod settings;
 pub mod templates;
 pub mod trust;

@@ -17,6 +17,31 @@ pub const COMMANDS: &[(&str, &str)] = &[
 /// The line that marks a slash command file as ours (safe to update or remove).
 pub const COMMAND_MARKER: &str = "# managed by homunculus";
 
+/// Removes the slash commands of ours from `dir` (files carrying the marker; a file a
+/// person wrote stays), then `dir` itself if that left it empty. Returns what went.
+pub fn remove_commands(
+    dir: &std::path::Path,
+    dry_run: bool,
+) -> Result<Vec<std::path::PathBuf>, crate::fsutil::PathError> {
+    let mut removed = Vec::new();
+    for (name, _) in COMMANDS {
+        let path = dir.join(name);
+        let ours = crate::fsutil::read_text(&path).is_ok_and(|t| t.contains(COMMAND_MARKER));
+        if ours {
+            if !dry_run {
+                std::fs::remove_file(&path)
+                    .map_err(|e| crate::fsutil::PathError::new("remove", &path, e))?;
+            }
+            removed.push(path);
+        }
+    }
+    // An empty commands folder is one init made: nothing of the user's is lost.
+    if !dry_run {
+        let _ = std::fs::remove_dir(dir);
+    }
+    Ok(removed)
+}
+
 /// Fills `{{key}}` placeholders. Values are inserted verbatim: quote YAML beforehand.
 pub fn render(template: &str, values: &[(&str, &str)]) -> String {
     let mut out = template.to_string();

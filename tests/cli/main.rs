@@ -17,6 +17,7 @@ mod layers;
 mod mcp;
 mod misc;
 mod observe;
+mod plugin;
 mod replay;
 mod search;
 mod security;

@@ -20,8 +20,14 @@ const TOOLS: [&str; 6] = [
 ];
 
 pub(super) fn check(ctx: &Ctx, check: &mut impl FnMut(Level, String)) {
-    let Ok(file) = ctx.env.claude_state_file() else {
-        return;
+    let plugin = ctx.paths.claude_skills_plugin();
+    let file = if crate::setup::plugin::is_ours(&plugin) {
+        plugin.join(".mcp.json")
+    } else {
+        let Ok(file) = ctx.env.claude_state_file() else {
+            return;
+        };
+        file
     };
     let registered = SettingsFile::open(&file)
         .ok()

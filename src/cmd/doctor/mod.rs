@@ -120,33 +120,38 @@ pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
                 );
             }
             let events = settings::installed_events(&s, &bin);
-            if events.len() == HookEvent::ALL.len() {
-                check(
-                    Level::Ok,
-                    format!(
-                        "all {} hooks registered in {} for {bin}",
-                        HookEvent::ALL.len(),
-                        settings_file.display()
-                    ),
-                );
-                match self_test(&bin) {
-                    Ok(()) => check(Level::Ok, "self-test: the registered hook commands run, record and answer in protocol JSON (in a scratch folder)".into()),
-                    Err(why) => check(Level::Fail, format!("self-test: {why}")),
-                }
+            let plugin = ctx.paths.claude_skills_plugin();
+            if crate::setup::plugin::is_ours(&plugin) {
+                wired_by_plugin(&plugin, &bin, !events.is_empty(), &mut check);
             } else {
-                let missing: Vec<&str> = HookEvent::ALL
-                    .iter()
-                    .map(|e| e.wire_name())
-                    .filter(|e| !events.iter().any(|x| x == e))
-                    .collect();
-                check(
-                    Level::Fail,
-                    format!(
-                        "hooks missing in {} for {bin}: {}; run `homunculus init`",
-                        settings_file.display(),
-                        missing.join(", ")
-                    ),
-                );
+                if events.len() == HookEvent::ALL.len() {
+                    check(
+                        Level::Ok,
+                        format!(
+                            "all {} hooks registered in {} for {bin}",
+                            HookEvent::ALL.len(),
+                            settings_file.display()
+                        ),
+                    );
+                    match self_test(&bin) {
+                        Ok(()) => check(Level::Ok, "self-test: the registered hook commands run, record and answer in protocol JSON (in a scratch folder)".into()),
+                        Err(why) => check(Level::Fail, format!("self-test: {why}")),
+                    }
+                } else {
+                    let missing: Vec<&str> = HookEvent::ALL
+                        .iter()
+                        .map(|e| e.wire_name())
+                        .filter(|e| !events.iter().any(|x| x == e))
+                        .collect();
+                    check(
+                        Level::Fail,
+                        format!(
+                            "hooks missing in {} for {bin}: {}; run `homunculus init`",
+                            settings_file.display(),
+                            missing.join(", ")
+                        ),
+                    );
+                }
             }
             let auto_memory_off = s.get("autoMemoryEnabled").and_then(|v| v.as_bool())
                 == Some(false)
@@ -245,6 +250,33 @@ pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
         bail!("{failed} check(s) failed");
     }
     Ok(())
+}
+
+/// Wired by `init --plugin`: the plugin's hooks run the same self-test, and settings.json
+/// hooks beside it would run every event twice.
+fn wired_by_plugin(
+    plugin: &std::path::Path,
+    bin: &str,
+    settings_too: bool,
+    check: &mut impl FnMut(Level, String),
+) {
+    check(
+        Level::Ok,
+        format!(
+            "Claude Code is wired by the plugin at {} (settings.json holds no hooks of ours)",
+            plugin.display()
+        ),
+    );
+    if settings_too {
+        check(Level::Fail, "settings.json registers our hooks as well: every event runs twice (`homunculus init --plugin` takes them out, `homunculus init` removes the plugin)".into());
+    }
+    match self_test(bin) {
+        Ok(()) => check(
+            Level::Ok,
+            "self-test: the plugin's hook commands run, record and answer in protocol JSON (in a scratch folder)".into(),
+        ),
+        Err(why) => check(Level::Fail, format!("self-test: {why}")),
+    }
 }
 
 /// `identity.json`: a file that does not parse is a warning (the next hook rebuilds it,

@@ -47,6 +47,11 @@ pub fn run(env: &Env, event: &str) -> Result<()> {
     let Ok(paths) = env.paths() else {
         return Ok(());
     };
+    // Run by a plugin while settings.json registers the same hooks: the settings.json
+    // copy answers, this one stands down (one stat; no event runs twice).
+    if env.claude_plugin_root.is_some() && paths.settings_hooks_marker().exists() {
+        return Ok(());
+    }
     // A malformed HOMUNCULUS_NOW must not switch the hooks off: fall back to the clock.
     #[allow(clippy::disallowed_methods)]
     let now = env.now().unwrap_or_else(|_| Utc::now());

@@ -17,6 +17,8 @@ use crate::setup::settings::{self, Change, SettingsError, SettingsFile};
 use crate::setup::templates::{self, COMMAND_MARKER};
 use crate::setup::{git, layout};
 
+mod plugin;
+
 /// Collects one line per step: `created`, `exists`, `installed`, ...
 struct Report {
     out: String,
@@ -64,11 +66,14 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
     // The MCP server's registration is checked before any write as well.
     let mcp_file = mcp_config_path(ctx, args.project)?;
     let (mcp_on_disk, mut mcp_config) = SettingsFile::open(&mcp_file)?;
-    let mcp_change =
+    let mcp_change = if args.plugin {
+        Change::Unchanged
+    } else {
         crate::setup::mcp::install(&mut mcp_config, &bin).map_err(|what| SettingsError::Shape {
             path: mcp_file.display().to_string(),
             what,
-        })?;
+        })?
+    };
     if !args.dry_run && mcp_change != Change::Unchanged {
         mcp_on_disk.refuse_read_only()?;
     }
@@ -80,70 +85,41 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
         }
         report.line(if exists { "exists" } else { "created" }, &path);
     }
-    let store = Store::new(paths);
-    if let Some(moved) = migrate::legacy_convictions(&store, ctx.now, args.dry_run)? {
-        for m in &moved {
-            report.line(if m.created { "migrated" } else { "exists" }, &m.file);
-        }
-        if !args.dry_run {
-            let legacy = paths.legacy_convictions().with_extension("md.migrated");
-            report.line("kept", &legacy);
-            let files: Vec<PathBuf> = moved.iter().map(|m| m.file.clone()).collect();
-            reindex_changed(ctx, &files);
-        }
-    }
-    commands(&mut report, ctx, args.dry_run)?;
-    let before = claude_settings.clone();
-    for (event, change) in settings::install(&mut claude_settings, &bin).map_err(shape_error)? {
-        let verb = match (change, args.dry_run) {
-            (Change::Installed, false) => "installed",
+    migrate_convictions(&mut report, ctx, args.dry_run)?;
+    if args.plugin {
+        let registered = plugin::Registered {
+            settings: (&settings_on_disk, &mut claude_settings),
+            mcp: (&mcp_on_disk, &mut mcp_config),
+        };
+        plugin::switch_to_plugin(&mut report, ctx, &bin, registered, args.dry_run)?;
+    } else {
+        commands(&mut report, ctx, args.dry_run)?;
+        register(
+            &mut report,
+            args,
+            &bin,
+            &settings_on_disk,
+            &mut claude_settings,
+        )?;
+        let verb = match (mcp_change, args.dry_run) {
+            (Change::Unchanged, _) => "exists",
             (Change::Installed, true) => "would install",
-            (Change::Updated, false) => "updated",
-            (Change::Updated, true) => "would update",
-            _ => "exists",
+            (_, true) => "would update",
+            (Change::Installed, false) => "installed",
+            (_, false) => "updated",
         };
+        if !args.dry_run && verb != "exists" {
+            mcp_on_disk.save(&mcp_config)?;
+        }
         let _ = writeln!(
             report.out,
-            "{verb:<13} hook {event} in {}",
-            settings_file.display()
+            "{verb:<13} MCP server {} in {}",
+            crate::setup::mcp::NAME,
+            mcp_file.display()
         );
-    }
-    if args.statusline {
-        let verb = match settings::install_statusline(&mut claude_settings, &bin) {
-            true if args.dry_run => "would wrap",
-            true => "installed",
-            false => "exists",
-        };
-        let _ = writeln!(
-            report.out,
-            "{verb:<13} status line logger in {}",
-            settings_file.display()
-        );
-    }
-    if claude_settings != before && !args.dry_run {
-        settings_on_disk.save(&claude_settings)?;
-    }
-    let verb = match (mcp_change, args.dry_run) {
-        (Change::Unchanged, _) => "exists",
-        (Change::Installed, true) => "would install",
-        (_, true) => "would update",
-        (Change::Installed, false) => "installed",
-        (_, false) => "updated",
-    };
-    if !args.dry_run && verb != "exists" {
-        mcp_on_disk.save(&mcp_config)?;
-    }
-    let _ = writeln!(
-        report.out,
-        "{verb:<13} MCP server {} in {}",
-        crate::setup::mcp::NAME,
-        mcp_file.display()
-    );
-    for program in settings::other_copies(&claude_settings, &bin) {
-        let _ = writeln!(
-            report.out,
-            "warning       hooks of another copy, {program}, are registered too: every event runs twice; `{program} uninstall` removes them"
-        );
+        if !args.project {
+            plugin::switch_to_settings(&mut report, ctx, args.dry_run)?;
+        }
     }
     if args.git {
         git_repo(&mut report, paths.root.as_path(), args.dry_run)?;
@@ -158,6 +134,76 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
         );
     }
     print(&report.out)
+}
+
+/// Moves a bash-era `convictions.md` into one file per conviction.
+fn migrate_convictions(report: &mut Report, ctx: &Ctx, dry_run: bool) -> Result<()> {
+    let paths = &ctx.paths;
+    let store = Store::new(paths);
+    if let Some(moved) = migrate::legacy_convictions(&store, ctx.now, dry_run)? {
+        for m in &moved {
+            report.line(if m.created { "migrated" } else { "exists" }, &m.file);
+        }
+        if !dry_run {
+            let legacy = paths.legacy_convictions().with_extension("md.migrated");
+            report.line("kept", &legacy);
+            let files: Vec<PathBuf> = moved.iter().map(|m| m.file.clone()).collect();
+            reindex_changed(ctx, &files);
+        }
+    }
+    Ok(())
+}
+
+/// Registers the hooks (and with `--statusline` the status-line logger) in settings.json.
+fn register(
+    report: &mut Report,
+    args: &InitArgs,
+    bin: &str,
+    on_disk: &SettingsFile,
+    claude_settings: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<()> {
+    let settings_file = &on_disk.path;
+    let before = claude_settings.clone();
+    let installed = settings::install(claude_settings, bin).map_err(|e| SettingsError::Shape {
+        path: settings_file.display().to_string(),
+        what: e.0,
+    })?;
+    for (event, change) in installed {
+        let verb = match (change, args.dry_run) {
+            (Change::Installed, false) => "installed",
+            (Change::Installed, true) => "would install",
+            (Change::Updated, false) => "updated",
+            (Change::Updated, true) => "would update",
+            _ => "exists",
+        };
+        let _ = writeln!(
+            report.out,
+            "{verb:<13} hook {event} in {}",
+            settings_file.display()
+        );
+    }
+    if args.statusline {
+        let verb = match settings::install_statusline(claude_settings, bin) {
+            true if args.dry_run => "would wrap",
+            true => "installed",
+            false => "exists",
+        };
+        let _ = writeln!(
+            report.out,
+            "{verb:<13} status line logger in {}",
+            settings_file.display()
+        );
+    }
+    if *claude_settings != before && !args.dry_run {
+        on_disk.save(claude_settings)?;
+    }
+    for program in settings::other_copies(claude_settings, bin) {
+        let _ = writeln!(
+            report.out,
+            "warning       hooks of another copy, {program}, are registered too: every event runs twice; `{program} uninstall` removes them"
+        );
+    }
+    Ok(())
 }
 
 fn folders(report: &mut Report, root: &Path, dry_run: bool) -> Result<()> {
