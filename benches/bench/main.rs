@@ -1,6 +1,7 @@
 //! Whole-process benchmarks over generated corpora (1k, 10k, 100k items):
 //! `cargo bench --bench bench [-- 1k 10k 100k]`, and `cargo bench --bench bench -- replay`
-//! for replay speed, `cargo bench --bench bench -- mcp [1k 10k]` for the MCP server. Prints markdown tables of medians.
+//! for replay speed, `cargo bench --bench bench -- mcp [1k 10k]` for the MCP server,
+//! `cargo bench --bench bench -- plugin` for the hook cost of each wiring. Prints markdown tables of medians.
 //! No assertions: figures go to the README, budgets are checked by people.
 
 // Test and benchmark code sets up files and reads the clock directly; the house rules
@@ -9,6 +10,7 @@
 
 mod corpus;
 mod mcp;
+mod plugin;
 mod replay;
 
 use std::io::{BufRead, BufReader};
@@ -359,6 +361,10 @@ fn hooks(items: usize) -> HookFigures {
 }
 
 fn main() {
+    if std::env::args().any(|a| a == "plugin") {
+        plugin::run();
+        return;
+    }
     if std::env::args().any(|a| a == "replay") {
         replay::run();
         return;

@@ -11,6 +11,7 @@
 #![allow(clippy::disallowed_methods)]
 
 mod mock;
+mod plugin;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -103,6 +104,19 @@ impl World {
         turns: &[Value],
         n: usize,
     ) -> (String, String, Duration) {
+        self.session_with(claude, project, prompt, turns, n, &Extra::default())
+    }
+
+    /// `session`, with a plugin folder, more allowed tools and a PATH prefix.
+    fn session_with(
+        &self,
+        claude: &Path,
+        project: &str,
+        prompt: &str,
+        turns: &[Value],
+        n: usize,
+        extra: &Extra,
+    ) -> (String, String, Duration) {
         let dir = self.projects.join(project);
         let turns: Vec<Value> = turns
             .iter()
@@ -126,16 +140,17 @@ impl World {
                 "--permission-mode",
                 "acceptEdits",
                 "--allowedTools",
-                "Bash,Read,Edit,Write",
+                &format!("Bash,Read,Edit,Write{}", extra.allowed),
                 "--output-format",
                 "json",
                 "--debug-file",
             ])
             .arg(&debug)
+            .args(extra.args.iter())
             .current_dir(&dir)
             .env_clear()
             .env("HOME", &self.home)
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("PATH", extra.path())
             .env("SHELL", "/bin/bash")
             .env("USER", "e2e")
             .env("LANG", "C.UTF-8")
@@ -165,6 +180,25 @@ impl World {
             std::fs::read_to_string(&debug).unwrap_or_default(),
             took,
         )
+    }
+}
+
+/// What a session adds to the default run.
+#[derive(Default)]
+struct Extra {
+    /// More tools to allow, each with a leading comma.
+    allowed: String,
+    args: Vec<std::ffi::OsString>,
+    /// A folder put first on PATH.
+    path_first: Option<PathBuf>,
+}
+
+impl Extra {
+    fn path(&self) -> std::ffi::OsString {
+        let rest = std::env::var_os("PATH").unwrap_or_default();
+        let mut dirs: Vec<PathBuf> = self.path_first.iter().cloned().collect();
+        dirs.extend(std::env::split_paths(&rest));
+        std::env::join_paths(dirs).unwrap()
     }
 }
 
