@@ -3,6 +3,7 @@
 //! observations we record from them (secrets redacted). A second agent plugs in here.
 
 pub mod answer;
+pub mod codex;
 pub mod hook_event;
 pub mod observation;
 pub mod payload;

@@ -33,7 +33,7 @@ pub struct Payload {
     pub tool_name: Option<String>,
     #[serde(deserialize_with = "any_object")]
     pub tool_input: ToolInput,
-    #[serde(deserialize_with = "any_object")]
+    #[serde(deserialize_with = "any_response")]
     pub tool_response: ToolResponse,
     /// PostToolUseFailure: the error text, and whether the user interrupted the call.
     #[serde(deserialize_with = "any_text")]
@@ -90,6 +90,12 @@ pub struct ToolResponse {
     pub stdout: Option<String>,
     #[serde(deserialize_with = "any_text")]
     pub stderr: Option<String>,
+    /// An agent that reports a command's exit status (Codex does): non-zero is a failure.
+    #[serde(deserialize_with = "any_integer", alias = "exitCode")]
+    pub exit_code: Option<i64>,
+    /// A response that is plain text (Codex's tools answer with the text the model saw).
+    #[serde(skip)]
+    pub text: Option<String>,
 }
 
 /// Claude Code's status line input: the fields the activity log keeps.
@@ -120,6 +126,22 @@ fn any_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error>
 
 fn any_flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     Ok(Value::deserialize(d)?.as_bool().unwrap_or(false))
+}
+
+fn any_integer<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Ok(Value::deserialize(d)?.as_i64())
+}
+
+/// A tool response: an object (Claude Code), or the plain text Codex returns.
+fn any_response<'de, D: Deserializer<'de>>(d: D) -> Result<ToolResponse, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        value @ Value::Object(_) => serde_json::from_value(value).unwrap_or_default(),
+        Value::String(text) => ToolResponse {
+            text: Some(text),
+            ..ToolResponse::default()
+        },
+        _ => ToolResponse::default(),
+    })
 }
 
 fn any_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {

@@ -240,6 +240,9 @@ pub fn handle(
     replay: Option<Replay>,
 ) -> Result<Outcome> {
     ensure_layout(paths, now)?;
+    // Codex's tools and failures in Claude Code's shapes; Claude Code's pass unchanged.
+    let sent = event;
+    let (event, payload) = crate::agent::codex::normalize(event, payload);
     if payload.session_id.as_deref().is_none_or(str::is_empty) {
         log::hook_error(
             paths,
@@ -258,7 +261,7 @@ pub fn handle(
         event,
         replay,
     };
-    match event {
+    let mut outcome = match event {
         HookEvent::SessionStart => session_start::run(&ctx).map(Outcome::from),
         HookEvent::UserPromptSubmit => user_prompt_submit::run(&ctx).map(Outcome::from),
         HookEvent::PreToolUse => pre_tool_use::run(&ctx).map(Outcome::from),
@@ -269,5 +272,10 @@ pub fn handle(
             post_tool_use::run(&ctx, observation::Event::Failure).map(Outcome::from)
         }
         HookEvent::Stop | HookEvent::SessionEnd | HookEvent::PreCompact => stop::run(&ctx),
+    }?;
+    // The answer names the event the agent sent (a Codex failure came as PostToolUse).
+    if let Some(Answer::Context { event, .. }) = &mut outcome.answer {
+        *event = sent.wire_name();
     }
+    Ok(outcome)
 }
