@@ -175,6 +175,16 @@ pub struct InitArgs {
     /// editing settings.json; the settings.json hooks, if any, are removed
     #[arg(long, conflicts_with_all = ["project", "statusline"])]
     pub plugin: bool,
+    /// Which agent to wire: Claude Code (settings.json, ~/.claude.json) or Codex
+    /// (~/.codex/hooks.json and config.toml; .codex/ with --project)
+    #[arg(long, value_enum, default_value_t = AgentArg::Claude, conflicts_with_all = ["plugin", "statusline"])]
+    pub agent: AgentArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AgentArg {
+    Claude,
+    Codex,
 }
 
 #[derive(Debug, Args)]
@@ -185,6 +195,9 @@ pub struct UninstallArgs {
     /// Uninstall from this project's .claude/settings.json instead of the user's
     #[arg(long)]
     pub project: bool,
+    /// Which agent to unwire (see `init --agent`)
+    #[arg(long, value_enum, default_value_t = AgentArg::Claude)]
+    pub agent: AgentArg,
 }
 
 #[derive(Debug, Args)]

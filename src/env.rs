@@ -19,6 +19,8 @@ pub struct Env {
     pub homunculus_observer: Option<OsString>,
     /// Set by Claude Code for a plugin's hooks and servers: where the plugin lives.
     pub claude_plugin_root: Option<OsString>,
+    /// Codex's folder (default ~/.codex).
+    pub codex_home: Option<OsString>,
     /// Claude Code's own switch for its auto memory (`doctor` reports on it).
     pub claude_auto_memory_disabled: Option<OsString>,
     /// `NO_COLOR` set to anything: plain output even at a terminal.
@@ -37,6 +39,7 @@ impl Env {
             homunculus_now: var("HOMUNCULUS_NOW"),
             homunculus_observer: var("HOMUNCULUS_OBSERVER"),
             claude_plugin_root: var("CLAUDE_PLUGIN_ROOT"),
+            codex_home: var("CODEX_HOME"),
             claude_auto_memory_disabled: var("CLAUDE_CODE_DISABLE_AUTO_MEMORY"),
             no_color: var("NO_COLOR").is_some(),
         }
@@ -61,6 +64,14 @@ impl Env {
         Ok(match &self.claude_config_dir {
             Some(dir) => absolute("CLAUDE_CONFIG_DIR", dir)?.join(".claude.json"),
             None => self.home_dir()?.join(".claude.json"),
+        })
+    }
+
+    /// Codex's folder: `CODEX_HOME`, else `~/.codex`.
+    pub fn codex_home(&self) -> Result<PathBuf> {
+        Ok(match &self.codex_home {
+            Some(dir) => absolute("CODEX_HOME", dir)?,
+            None => self.home_dir()?.join(".codex"),
         })
     }
 

@@ -10,6 +10,13 @@ use crate::setup::settings::{self, Removal, SettingsFile};
 use crate::setup::templates;
 
 pub fn run(ctx: &Ctx, args: &crate::cli::UninstallArgs) -> Result<()> {
+    if args.agent == crate::cli::AgentArg::Codex {
+        let mut out = super::init::unregister_codex(ctx, args.project, args.dry_run)?;
+        if out.is_empty() {
+            out.push_str("Nothing of homunculus is installed in Codex.\n");
+        }
+        return print(&out);
+    }
     let file = settings_path(ctx, args.project)?;
     let (on_disk, mut s) = SettingsFile::open(&file)?;
     let bin = binary_path()?;

@@ -2,6 +2,7 @@
 //! skeleton and templates, the user's `config.toml`, Claude Code's `settings.json`, and
 //! the folder as a git repository.
 
+pub mod codex;
 pub mod config;
 pub mod git;
 pub mod layout;

@@ -172,11 +172,20 @@ pub fn install(
     settings: &mut Map<String, Value>,
     bin: &str,
 ) -> Result<Vec<(&'static str, Change)>, ShapeError> {
+    install_events(settings, bin, &HookEvent::ALL)
+}
+
+/// `install` for the events an agent knows (Codex has no SessionEnd, for one).
+pub fn install_events(
+    settings: &mut Map<String, Value>,
+    bin: &str,
+    events: &[HookEvent],
+) -> Result<Vec<(&'static str, Change)>, ShapeError> {
     check_shape(settings)?;
     let hooks = settings.entry("hooks").or_insert_with(|| json!({}));
     let hooks = hooks.as_object_mut().expect("check_shape: an object");
     let mut changes = Vec::new();
-    for hook in HookEvent::ALL {
+    for &hook in events {
         let (event, matcher) = (hook.wire_name(), hook.matcher());
         let wanted = handler(bin, hook.cli_name(), hook.timeout_secs());
         let groups = hooks.entry(event).or_insert_with(|| json!([]));

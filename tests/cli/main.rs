@@ -5,6 +5,7 @@
 // in clippy.toml are for the program.
 #![allow(clippy::disallowed_methods)]
 
+mod codex;
 mod common;
 
 mod evolve;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use super::{Ctx, binary_path, mcp_config_path, print, reindex_changed, settings_path};
-use crate::cli::InitArgs;
+use crate::cli::{AgentArg, InitArgs};
 use crate::fsutil::{self, create_private_dir};
 use crate::memory::Store;
 use crate::memory::migrate;
@@ -17,7 +17,10 @@ use crate::setup::settings::{self, Change, SettingsError, SettingsFile};
 use crate::setup::templates::{self, COMMAND_MARKER};
 use crate::setup::{git, layout};
 
+mod codex;
 mod plugin;
+
+pub(crate) use codex::unregister as unregister_codex;
 
 /// Collects one line per step: `created`, `exists`, `installed`, ...
 struct Report {
@@ -43,7 +46,16 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
         out: String::new(),
         dry_run: args.dry_run,
     };
-    let paths = &ctx.paths;
+    if args.agent == AgentArg::Codex {
+        codex::register(&mut report, ctx, args)?;
+        memory_folder(&mut report, ctx, args.dry_run)?;
+        return finish(
+            report,
+            ctx,
+            args,
+            "Restart Codex to load the hooks and the MCP server.",
+        );
+    }
     // Read Claude Code's settings first: a malformed file stops init before any write.
     let settings_file = settings_path(ctx, args.project)?;
     let (settings_on_disk, mut claude_settings) = SettingsFile::open(&settings_file)?;
@@ -77,15 +89,7 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
     if !args.dry_run && mcp_change != Change::Unchanged {
         mcp_on_disk.refuse_read_only()?;
     }
-    folders(&mut report, paths.root.as_path(), args.dry_run)?;
-    for (path, text) in layout::files(paths, ctx.now) {
-        let exists = path.exists();
-        if !exists && !args.dry_run {
-            fsutil::write_new(&path, text.as_bytes())?;
-        }
-        report.line(if exists { "exists" } else { "created" }, &path);
-    }
-    migrate_convictions(&mut report, ctx, args.dry_run)?;
+    memory_folder(&mut report, ctx, args.dry_run)?;
     if args.plugin {
         let registered = plugin::Registered {
             settings: (&settings_on_disk, &mut claude_settings),
@@ -121,19 +125,42 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
             plugin::switch_to_settings(&mut report, ctx, args.dry_run)?;
         }
     }
+    finish(
+        report,
+        ctx,
+        args,
+        "Restart Claude Code to load the hooks; `homunculus doctor` checks the wiring.",
+    )
+}
+
+/// The optional git step and the closing line.
+fn finish(mut report: Report, ctx: &Ctx, args: &InitArgs, restart: &str) -> Result<()> {
     if args.git {
-        git_repo(&mut report, paths.root.as_path(), args.dry_run)?;
+        git_repo(&mut report, ctx.paths.root.as_path(), args.dry_run)?;
     }
     if args.dry_run {
         let _ = writeln!(report.out, "Dry run: nothing was written.");
     } else {
         let _ = writeln!(
             report.out,
-            "Memory folder ready at {}. Restart Claude Code to load the hooks; `homunculus doctor` checks the wiring.",
-            paths.root.display()
+            "Memory folder ready at {}. {restart}",
+            ctx.paths.root.display()
         );
     }
     print(&report.out)
+}
+
+/// The memory folder: its skeleton, its files, a bash-era `convictions.md` migrated.
+fn memory_folder(report: &mut Report, ctx: &Ctx, dry_run: bool) -> Result<()> {
+    folders(report, ctx.paths.root.as_path(), dry_run)?;
+    for (path, text) in layout::files(&ctx.paths, ctx.now) {
+        let exists = path.exists();
+        if !exists && !dry_run {
+            fsutil::write_new(&path, text.as_bytes())?;
+        }
+        report.line(if exists { "exists" } else { "created" }, &path);
+    }
+    migrate_convictions(report, ctx, dry_run)
 }
 
 /// Moves a bash-era `convictions.md` into one file per conviction.
