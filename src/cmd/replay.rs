@@ -185,7 +185,11 @@ fn replay_file(
         .unwrap_or_else(|_| file.to_path_buf())
         .display()
         .to_string();
-    let t = transcript::read(&text, &stem, &path, seen, ctx.now);
+    let t = if transcript::codex::is_rollout(&text) {
+        transcript::codex::read(&text, &path, seen, ctx.now)
+    } else {
+        transcript::read(&text, &stem, &path, seen, ctx.now)
+    };
     tally.unreadable_lines += t.unreadable;
     tally.copied += t.copied;
     if t.events.is_empty() {

@@ -126,3 +126,43 @@ fn an_apply_patch_fires_the_path_triggers_of_the_files_it_names() {
     let answer: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(answer["hookSpecificOutput"]["hookEventName"], "PreToolUse");
 }
+
+#[test]
+fn replay_reads_codex_session_files_and_learns_from_them() {
+    let env = TestEnv::new();
+    env.run(&["init"]).success();
+    let sessions = env.home.join(".codex/sessions/2026/11/20");
+    fs::create_dir_all(&sessions).unwrap();
+    let project = env.project().display().to_string();
+    for entry in fs::read_dir(fixture("codex/sessions/2026/11/20"))
+        .unwrap()
+        .flatten()
+    {
+        let text = fs::read_to_string(entry.path())
+            .unwrap()
+            .replace("$PROJECT", &project);
+        fs::write(sessions.join(entry.file_name()), text).unwrap();
+    }
+    let out = env.run(&[
+        "replay",
+        &env.home.join(".codex/sessions").display().to_string(),
+    ]);
+    out.success();
+    assert!(out.stdout.contains("Replayed 3 session(s)"), "{out}");
+    let status = env.run(&["status", "--json"]).json();
+    assert!(
+        status["instincts"].as_array().unwrap().iter().any(|i| {
+            i["trigger"].as_str().unwrap_or("").contains("make test")
+                && i["action"].as_str().unwrap_or("").contains("make check")
+        }),
+        "{status}"
+    );
+    // Codex's own wrappers are not prompts, and the patch's file was edited.
+    let summaries: String = fs::read_dir(env.memory().join("sessions"))
+        .unwrap()
+        .flatten()
+        .map(|e| fs::read_to_string(e.path()).unwrap())
+        .collect();
+    assert!(summaries.contains("report-1.md"), "{summaries}");
+    assert!(!summaries.contains("environment_context"), "{summaries}");
+}

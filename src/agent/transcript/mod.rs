@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+pub mod codex;
 mod prompt;
 mod replay;
 
