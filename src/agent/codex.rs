@@ -22,8 +22,14 @@ const SHELL_TOOLS: &[&str] = &[
 pub const APPLY_PATCH: &str = "apply_patch";
 
 /// The event and payload as Claude Code would have sent them. Claude Code's own
-/// payloads come back unchanged.
-pub fn normalize(event: HookEvent, mut payload: Payload) -> (HookEvent, Payload) {
+/// payloads come back unchanged. `recorded_exit` finds a command's exit status where the
+/// payload has none: Codex's PostToolUse carries only the command's output, and its
+/// session file records the status (`exit_in_session`) before the hook runs.
+pub fn normalize(
+    event: HookEvent,
+    mut payload: Payload,
+    recorded_exit: impl FnOnce(&Payload) -> Option<i64>,
+) -> (HookEvent, Payload) {
     let tool = payload.tool_name().to_string();
     if SHELL_TOOLS.contains(&tool.as_str()) {
         payload.tool_name = Some("Bash".into());
@@ -38,6 +44,13 @@ pub fn normalize(event: HookEvent, mut payload: Payload) -> (HookEvent, Payload)
             _ => "Edit".into(),
         });
         payload.tool_input.file_path = edited.map(|(_, file)| file);
+    }
+    if event == HookEvent::PostToolUse
+        && payload.tool_name() == "Bash"
+        && payload.tool_response.text.is_some()
+        && exit_code(&payload).is_none()
+    {
+        payload.tool_response.exit_code = recorded_exit(&payload);
     }
     if event == HookEvent::PostToolUse
         && payload.tool_name() == "Bash"
@@ -63,6 +76,23 @@ fn exit_code(payload: &Payload) -> Option<i64> {
             .or_else(|| line.strip_prefix("Process exited with code"))
             .and_then(|n| n.trim().parse().ok())
     })
+}
+
+/// The exit status Codex's session file (its tail, `tail`) records for call `call_id`:
+/// the `CommandExecution` item it completes before running the PostToolUse hooks.
+pub fn exit_in_session(tail: &str, call_id: &str) -> Option<i64> {
+    if call_id.is_empty() {
+        return None;
+    }
+    let quoted = format!("\"{call_id}\"");
+    tail.lines()
+        .rev()
+        .filter(|l| l.contains("\"CommandExecution\"") && l.contains(&quoted))
+        .find_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).ok()?;
+            let item = &v["payload"]["item"];
+            (item["id"] == call_id).then(|| item["exit_code"].as_i64())?
+        })
 }
 
 /// The error text of a failed command, as Claude Code's PostToolUseFailure gives it.
@@ -134,7 +164,7 @@ mod tests {
             })
             .to_string(),
         );
-        let (event, p) = normalize(HookEvent::PreToolUse, p);
+        let (event, p) = normalize(HookEvent::PreToolUse, p, |_| None);
         assert_eq!(event, HookEvent::PreToolUse);
         assert_eq!(p.tool_name(), "Edit");
         assert_eq!(p.file_path(), Some("/work/ledger/src/storage/ledger.rs"));
@@ -160,15 +190,36 @@ mod tests {
                 "session_id": "s", "cwd": "/w", "hook_event_name": "PostToolUse",
                 "tool_name": "Bash", "tool_input": {"command": "make test"}, "tool_response": response,
             }).to_string());
-            let (event, p) = normalize(HookEvent::PostToolUse, p);
+            let (event, p) = normalize(HookEvent::PostToolUse, p, |_| None);
             assert_eq!(event, HookEvent::PostToolUseFailure);
             assert!(p.error.unwrap().contains("No rule to make target"));
         }
         let ok = payload(
             r#"{"session_id":"s","tool_name":"shell","tool_input":{"command":"make check"},"tool_response":"Exit code: 0\nOutput:\nok\n"}"#,
         );
-        let (event, p) = normalize(HookEvent::PostToolUse, ok);
+        let (event, p) = normalize(HookEvent::PostToolUse, ok, |_| None);
         assert_eq!((event, p.tool_name()), (HookEvent::PostToolUse, "Bash"));
+    }
+
+    #[test]
+    fn a_bare_output_takes_its_exit_status_from_the_session_file() {
+        // Codex 0.169: the hook gets the output alone; the rollout has the status.
+        let tail = concat!(
+            r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","id":"call_0","command":["/bin/bash","-lc","make test"],"status":"failed","exit_code":2}}}"#,
+            "\n",
+            r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","id":"call_1","status":"completed","exit_code":0}}}"#,
+        );
+        assert_eq!(exit_in_session(tail, "call_0"), Some(2));
+        assert_eq!(exit_in_session(tail, "call_1"), Some(0));
+        assert_eq!(exit_in_session(tail, "call_9"), None);
+        let p = payload(
+            r#"{"session_id":"s","tool_name":"Bash","tool_use_id":"call_0","tool_input":{"command":"make test"},"tool_response":"make: *** No rule to make target 'test'.  Stop.\n"}"#,
+        );
+        let (event, p) = normalize(HookEvent::PostToolUse, p, |p| {
+            exit_in_session(tail, p.tool_use_id.as_deref().unwrap_or(""))
+        });
+        assert_eq!(event, HookEvent::PostToolUseFailure);
+        assert!(p.error.unwrap().starts_with("Exit code 2\nmake: ***"));
     }
 
     #[test]
@@ -176,7 +227,7 @@ mod tests {
         let p = payload(
             r#"{"session_id":"s","tool_name":"Edit","tool_input":{"file_path":"/a/b.rs"},"tool_response":{"stdout":""}}"#,
         );
-        let (event, out) = normalize(HookEvent::PostToolUse, p.clone());
+        let (event, out) = normalize(HookEvent::PostToolUse, p.clone(), |_| None);
         assert_eq!(event, HookEvent::PostToolUse);
         assert_eq!(
             (out.tool_name(), out.file_path()),

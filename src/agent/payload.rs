@@ -33,6 +33,8 @@ pub struct Payload {
     pub tool_name: Option<String>,
     #[serde(deserialize_with = "any_object")]
     pub tool_input: ToolInput,
+    #[serde(deserialize_with = "any_text")]
+    pub tool_use_id: Option<String>,
     #[serde(deserialize_with = "any_response")]
     pub tool_response: ToolResponse,
     /// PostToolUseFailure: the error text, and whether the user interrupted the call.
@@ -231,6 +233,20 @@ pub fn is_edit_tool(name: &str) -> bool {
     EDIT_TOOLS.contains(&name)
 }
 
+/// Eight characters that tell sessions apart in file names and evidence lines: the
+/// first eight of the id, except for a time-ordered UUID (version 7, Codex's), whose
+/// first eight are a timestamp shared by every session started the same minute: its
+/// last eight (random) then.
+pub fn short_id(session_id: &str) -> String {
+    let b = session_id.as_bytes();
+    let v7 = b.len() == 36 && [8, 13, 18, 23].iter().all(|&i| b[i] == b'-') && b[14] == b'7';
+    if v7 {
+        session_id[28..].to_string()
+    } else {
+        session_id.chars().take(8).collect()
+    }
+}
+
 /// A session id usable as a file name: itself when it matches `[A-Za-z0-9_-]{1,128}`,
 /// else a hash of it (so `../../x` can never name a path).
 pub fn safe_session_id(raw: &str) -> String {
@@ -263,6 +279,17 @@ mod tests {
             );
         }
         assert_eq!(safe_session_id(""), "anonymous");
+    }
+
+    #[test]
+    fn short_ids_tell_time_ordered_sessions_apart() {
+        assert_eq!(short_id("7c1e5a2b-3f4d-4e8a-9b6c-2d1f0e9a8b7c"), "7c1e5a2b");
+        assert_eq!(short_id("01a213b5-409b-7423-996c-80f41bad3819"), "1bad3819");
+        assert_ne!(
+            short_id("01a213b5-409b-7423-996c-80f41bad3819"),
+            short_id("01a213b5-294a-7431-9dbd-df99ebb8076e")
+        );
+        assert_eq!(short_id("abc"), "abc");
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub fn run(ctx: &Ctx, args: &InjectionsArgs) -> Result<()> {
         out.push_str("Nothing has been injected yet.\n");
     }
     for e in entries {
-        let session: String = e.session.chars().take(8).collect();
+        let session = crate::agent::payload::short_id(&e.session);
         let mode = if e.mode.is_empty() { "live" } else { &e.mode };
         let _ = writeln!(
             out,

@@ -232,6 +232,14 @@ fn ensure_layout(paths: &Paths, now: DateTime<Utc>) -> Result<()> {
 }
 
 /// Handles one event; `replay` records without injecting or starting the observer.
+/// A Codex command's exit status, from the tail of the session file its payload names.
+fn codex_exit(payload: &Payload) -> Option<i64> {
+    let path = std::path::Path::new(payload.transcript_path.as_deref()?);
+    let tail = crate::fsutil::read_tail(path, 256 * 1024)?;
+    let call = payload.tool_use_id.as_deref()?;
+    crate::agent::codex::exit_in_session(&String::from_utf8_lossy(&tail), call)
+}
+
 pub fn handle(
     paths: &Paths,
     now: DateTime<Utc>,
@@ -242,7 +250,7 @@ pub fn handle(
     ensure_layout(paths, now)?;
     // Codex's tools and failures in Claude Code's shapes; Claude Code's pass unchanged.
     let sent = event;
-    let (event, payload) = crate::agent::codex::normalize(event, payload);
+    let (event, payload) = crate::agent::codex::normalize(event, payload, codex_exit);
     if payload.session_id.as_deref().is_none_or(str::is_empty) {
         log::hook_error(
             paths,

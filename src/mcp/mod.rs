@@ -101,7 +101,8 @@ impl Server {
 #[tool_router]
 impl Server {
     #[tool(
-        description = "Search the user's long-term coding memory: lessons learned in past sessions (instincts), permanent rules (convictions), notable past events (episodes) and session summaries. Use it before a task that may have been done before, when an error looks familiar, or when the user refers to earlier work or to their preferences. Returns short results (id, kind, title, the one-line lesson, score); call `get` with an id for the whole item and its evidence."
+        description = "Search the user's long-term coding memory: lessons learned in past sessions (instincts), permanent rules (convictions), notable past events (episodes) and session summaries. Use it before a task that may have been done before, when an error looks familiar, or when the user refers to earlier work or to their preferences. Returns short results (id, kind, title, the one-line lesson, score); call `get` with an id for the whole item and its evidence.",
+        annotations(read_only_hint = true)
     )]
     fn search(
         &self,
@@ -147,7 +148,8 @@ impl Server {
     }
 
     #[tool(
-        description = "Read one memory item whole: its rule or story, its confidence, where it applies, and the evidence it was learned from. Give an id from `search` or `recent_sessions`."
+        description = "Read one memory item whole: its rule or story, its confidence, where it applies, and the evidence it was learned from. Give an id from `search` or `recent_sessions`.",
+        annotations(read_only_hint = true)
     )]
     fn get(&self, Parameters(p): Parameters<params::Get>) -> Result<CallToolResult, ErrorData> {
         let item = ask::item::get(&self.paths, &p.id).map_err(refused)?;
@@ -155,7 +157,8 @@ impl Server {
     }
 
     #[tool(
-        description = "The most recent sessions in this project, newest first: what was asked, how each ended, and the tasks left open. Use it when the user asks where you left off, what was done last time, or what is still pending."
+        description = "The most recent sessions in this project, newest first: what was asked, how each ended, and the tasks left open. Use it when the user asks where you left off, what was done last time, or what is still pending.",
+        annotations(read_only_hint = true)
     )]
     fn recent_sessions(
         &self,

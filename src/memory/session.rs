@@ -77,7 +77,7 @@ const FILE_TIME: &str = "%Y-%m-%dT%H%M%SZ";
 
 /// The summary's file name for a session that started at `started`.
 pub fn file_name(started: DateTime<Utc>, session_id: &str) -> String {
-    let sid8: String = session_id.chars().take(8).collect();
+    let sid8 = crate::agent::payload::short_id(session_id);
     format!("{}-{sid8}.md", started.format(FILE_TIME))
 }
 

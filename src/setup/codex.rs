@@ -33,7 +33,11 @@ pub enum McpChange {
 
 fn block(bin: &str) -> String {
     let quoted = toml::Value::String(bin.to_string()).to_string();
-    format!("{MARKER}\n{TABLE}\ncommand = {quoted}\nargs = [\"mcp\"]\n")
+    // Its tools read and write the memory folder only, never the project: Codex need not
+    // ask before each call (it refuses an unapproved call outright in `codex exec`).
+    format!(
+        "{MARKER}\n{TABLE}\ncommand = {quoted}\nargs = [\"mcp\"]\ndefault_tools_approval_mode = \"approve\"\n"
+    )
 }
 
 /// `text` with our table added (or refreshed to run `bin`).

@@ -126,6 +126,16 @@ fn answer(
             json!({"input_tokens": 100}).to_string().into_bytes(),
         );
     }
+    if path == "/v1/responses" {
+        return responses(body, turns, ids);
+    }
+    if path == "/v1/models" {
+        return (
+            "200 OK",
+            "application/json",
+            json!({"models": [], "data": []}).to_string().into_bytes(),
+        );
+    }
     if path != "/v1/messages" {
         return (
             "404 Not Found",
@@ -181,6 +191,58 @@ fn answer(
         "application/json",
         message.to_string().into_bytes(),
     )
+}
+
+/// OpenAI's Responses API (what Codex calls), streamed: the turn is picked by the number
+/// of tool outputs in the request, so each call's answer leads to the next turn.
+fn responses(
+    body: &Value,
+    turns: &[Value],
+    ids: &AtomicUsize,
+) -> (&'static str, &'static str, Vec<u8>) {
+    let done = body["input"].as_array().map_or(0, |items| {
+        items
+            .iter()
+            .filter(|i| {
+                matches!(
+                    i["type"].as_str(),
+                    Some("function_call_output" | "custom_tool_call_output")
+                )
+            })
+            .count()
+    });
+    let n = ids.fetch_add(1, Ordering::Relaxed);
+    let item = match turns.get(done) {
+        Some(t) if t.get("tool").is_some() => {
+            let mut item = json!({
+                "type": "function_call", "id": format!("fc_{n}"), "call_id": format!("call_{n}"),
+                "name": t["tool"], "arguments": t["input"].to_string(),
+            });
+            if let Some(ns) = t.get("namespace") {
+                item["namespace"] = ns.clone();
+            }
+            item
+        }
+        t => json!({
+            "type": "message", "role": "assistant", "id": format!("msg_{n}"),
+            "content": [{"type": "output_text", "text": t.and_then(|t| t["text"].as_str()).unwrap_or("done")}],
+        }),
+    };
+    let id = format!("resp_{n}");
+    let usage = json!({"input_tokens": 10, "input_tokens_details": null, "output_tokens": 5, "output_tokens_details": null, "total_tokens": 15});
+    let mut out = event(
+        "response.created",
+        &json!({"type": "response.created", "response": {"id": id}}),
+    );
+    out += &event(
+        "response.output_item.done",
+        &json!({"type": "response.output_item.done", "output_index": 0, "item": item}),
+    );
+    out += &event(
+        "response.completed",
+        &json!({"type": "response.completed", "response": {"id": id, "usage": usage}}),
+    );
+    ("200 OK", "text/event-stream", out.into_bytes())
 }
 
 fn event(name: &str, data: &Value) -> String {

@@ -53,7 +53,7 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
             report,
             ctx,
             args,
-            "Restart Codex to load the hooks and the MCP server.",
+            "Restart Codex, then trust the homunculus hooks once in its `/hooks` (Codex runs a user's hooks only once trusted).",
         );
     }
     // Read Claude Code's settings first: a malformed file stops init before any write.

@@ -89,7 +89,7 @@ pub struct Ledger {
 }
 
 fn sid8(session: &str) -> String {
-    session.chars().take(8).collect()
+    crate::agent::payload::short_id(session)
 }
 
 /// A command for a memory's text: one line, bounded, in backticks.
