@@ -60,6 +60,8 @@ pub enum Command {
     Injections(InjectionsArgs),
     /// Print a shell completion script
     Completions(CompletionsArgs),
+    /// The review screen: a local web page on 127.0.0.1 (the URL with its token is printed)
+    Ui(UiArgs),
     /// Model Context Protocol server over stdio (search, get, recent_sessions, remember,
     /// feedback, forget). Registered by `init`; not for running by hand
     Mcp,
@@ -78,6 +80,16 @@ pub fn hook_event(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<
         Some("--help" | "-h") => None,
         _ => Some(event.unwrap_or_default()),
     }
+}
+
+#[derive(Debug, Args)]
+pub struct UiArgs {
+    /// The port (default: a free one)
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// Open the page in the browser
+    #[arg(long)]
+    pub open: bool,
 }
 
 #[derive(Debug, Args)]

@@ -5,7 +5,7 @@
 //! 1. `main`, `cli` (clap types) and `cmd` (one module per subcommand): the only code that
 //!    reads the environment, the clock or prints.
 //! 2. `hooks`: one function per Claude Code event, payload and memory in, answer out;
-//!    `mcp`: the same memory as Model Context Protocol tools.
+//!    `mcp`: the same memory as Model Context Protocol tools; `ui`: the review screen.
 //! 3. `ask`: what a person or a model asks of the memory (find, read, remember, judge,
 //!    forget), shared by the CLI and the MCP server.
 //! 4. `recall` (what to hand back, and when) and `observer` (what to learn).
@@ -38,6 +38,7 @@ pub mod recall;
 pub mod setup;
 pub mod shell;
 pub mod text;
+pub mod ui;
 
 #[cfg(test)]
 mod testutil;

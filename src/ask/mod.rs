@@ -7,6 +7,7 @@ pub mod find;
 pub mod forget;
 pub mod item;
 pub mod remember;
+pub mod review;
 pub mod sessions;
 
 use std::path::PathBuf;

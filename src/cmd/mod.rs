@@ -20,6 +20,7 @@ mod status;
 mod statusline;
 mod style;
 mod trust;
+mod ui;
 mod uninstall;
 mod watch;
 
@@ -76,6 +77,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Feedback(args) => feedback::run(&ctx, &args),
         Command::Forget(args) => forget::run(&ctx, &args),
         Command::Mcp => mcp::run(&ctx),
+        Command::Ui(args) => ui::run(&ctx, &args),
         Command::Export(args) => export::run(&ctx, &args),
         Command::Import(args) => import::run(&ctx, &args),
         Command::Observe(args) => observe::run(&ctx, &args),

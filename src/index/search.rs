@@ -39,7 +39,7 @@ pub struct Hit {
     pub score: f32,
     #[serde(skip)]
     pub snippet: Snippet,
-    #[serde(skip)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
     /// Whose words it holds (`user`, `model`, …), when the file says.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -400,6 +400,56 @@ pub fn ranked(
         .into_iter()
         .map(|(_, a)| a)
         .collect())
+}
+
+/// The newest items (by last sighting, else creation), optionally of one kind and
+/// project: the review screen's listing when there is no query.
+pub fn newest(
+    index: &Index,
+    reader: &IndexReader,
+    kind: Option<&str>,
+    project: Option<&str>,
+    limit: usize,
+) -> Result<Vec<Hit>, IndexError> {
+    let f = &index.fields;
+    let term = |field, value: &str| -> Box<dyn Query> {
+        Box::new(TermQuery::new(
+            Term::from_field_text(field, value),
+            IndexRecordOption::Basic,
+        ))
+    };
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> =
+        vec![(Occur::Must, Box::new(tantivy::query::AllQuery))];
+    if let Some(kind) = kind {
+        clauses.push((Occur::Must, term(f.kind, kind)));
+    } else {
+        clauses.push((Occur::MustNot, term(f.kind, super::document::RETIRED_KIND)));
+    }
+    if let Some(project) = project {
+        clauses.push((Occur::Must, term(f.project, project)));
+    }
+    let searcher = reader.searcher();
+    let newest =
+        TopDocs::with_limit(limit).order_by_fast_field::<i64>("created", tantivy::Order::Desc);
+    let mut hits = Vec::new();
+    for (_, address) in searcher.search(&BooleanQuery::new(clauses), &newest)? {
+        let doc: TantivyDocument = searcher.doc(address)?;
+        let text = |field| super::stored_text(&doc, field);
+        let project = text(f.project);
+        let flags: Vec<&str> = doc.get_all(f.flags).filter_map(|v| v.as_str()).collect();
+        hits.push(Hit {
+            path: text(f.path),
+            kind: text(f.kind),
+            name: text(f.name),
+            title: text(f.title),
+            lesson: lesson(&text(f.action), &text(f.gist)),
+            score: 0.0,
+            snippet: Snippet::default(),
+            project: (!project.is_empty()).then_some(project),
+            provenance: provenance_of(flags).map(str::to_string),
+        });
+    }
+    Ok(hits)
 }
 
 /// Searches with the index's reader as it is (call a sync first).

@@ -40,6 +40,8 @@ pub struct Instinct {
     pub disputed: bool,
     /// Set by `forget`: never injected, searched or learned again; the file stays.
     pub retired: bool,
+    /// `user` once the user accepted it (review screen, feedback strong).
+    pub confirmed_by: Option<String>,
     pub censor: Option<String>,
     /// A regular expression over shell commands: the instinct applies (as a censor)
     /// when a Bash call matches it.
@@ -82,6 +84,7 @@ impl Instinct {
             promoted_to: f.text("promoted_to")?,
             disputed: f.bool("disputed")?,
             retired: f.bool("retired")?,
+            confirmed_by: f.text("confirmed_by")?,
             censor: f.text("censor")?,
             command: f.text("command")?,
             pattern: f.text("pattern")?,

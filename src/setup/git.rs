@@ -54,6 +54,33 @@ fn run(dir: &Path, args: &[&str]) -> Result<Output, GitError> {
 }
 
 /// Whether `dir` is itself the top of a git work tree.
+/// The memory's changes of the last `days` days, newest first, as `git log` prints them
+/// (`<short hash>\t<day>\t<subject>`), at most `max`; empty when it is no repository.
+pub fn recent_log(dir: &Path, days: u32, max: usize) -> Vec<String> {
+    if !is_repo(dir) {
+        return Vec::new();
+    }
+    let since = format!("--since={days}.days");
+    let count = format!("-n{max}");
+    run(
+        dir,
+        &[
+            "log",
+            &since,
+            &count,
+            "--date=short",
+            "--format=%h%x09%ad%x09%s",
+        ],
+    )
+    .map(|o| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
 pub fn is_repo(dir: &Path) -> bool {
     dir.join(".git").exists()
 }

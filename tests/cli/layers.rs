@@ -8,7 +8,7 @@ use std::path::Path;
 /// layer) any import is fine: they are leaves or near-leaves.
 const LAYERS: &[&[&str]] = &[
     &["main", "cmd", "cli"],
-    &["hooks", "mcp"],
+    &["hooks", "mcp", "ui"],
     &["ask"],
     &["recall", "observer"],
     &["index", "setup"],

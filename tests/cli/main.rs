@@ -23,6 +23,7 @@ mod replay;
 mod search;
 mod security;
 mod status;
+mod ui;
 mod watch;
 
 /// Fails when a test file in tests/cli is not listed above (it would never run).
