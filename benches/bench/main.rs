@@ -1,7 +1,8 @@
 //! Whole-process benchmarks over generated corpora (1k, 10k, 100k items):
 //! `cargo bench --bench bench [-- 1k 10k 100k]`, and `cargo bench --bench bench -- replay`
 //! for replay speed, `cargo bench --bench bench -- mcp [1k 10k]` for the MCP server,
-//! `cargo bench --bench bench -- plugin` for the hook cost of each wiring. Prints markdown tables of medians.
+//! `cargo bench --bench bench -- plugin` for the hook cost of each wiring,
+//! `cargo bench --bench bench -- ui [1k 10k]` for the review screen's pages. Prints markdown tables of medians.
 //! No assertions: figures go to the README, budgets are checked by people.
 
 // Test and benchmark code sets up files and reads the clock directly; the house rules
@@ -12,6 +13,7 @@ mod corpus;
 mod mcp;
 mod plugin;
 mod replay;
+mod ui;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -381,6 +383,10 @@ fn main() {
         .collect();
     if sizes.is_empty() {
         sizes = vec![1_000, 10_000, 100_000];
+    }
+    if std::env::args().any(|a| a == "ui") {
+        ui::run(&sizes);
+        return;
     }
     if std::env::args().any(|a| a == "mcp") {
         mcp::run(&sizes);

@@ -402,8 +402,35 @@ pub fn ranked(
         .collect())
 }
 
-/// The newest items (by last sighting, else creation), optionally of one kind and
-/// project: the review screen's listing when there is no query.
+/// The items whose files changed last (by modification time), newest first, with that
+/// time: the review screen's "changed lately" when the folder has no git history.
+pub fn last_changed(
+    index: &Index,
+    reader: &IndexReader,
+    limit: usize,
+) -> Result<Vec<(i64, String)>, IndexError> {
+    let searcher = reader.searcher();
+    let query = BooleanQuery::new(vec![
+        (Occur::Must, Box::new(tantivy::query::AllQuery) as Box<dyn Query>),
+        (
+            Occur::MustNot,
+            Box::new(TermQuery::new(
+                Term::from_field_text(index.fields.kind, super::document::RETIRED_KIND),
+                IndexRecordOption::Basic,
+            )),
+        ),
+    ]);
+    let by_mtime = TopDocs::with_limit(limit).order_by_fast_field::<i64>("mtime", tantivy::Order::Desc);
+    let mut out = Vec::new();
+    for (mtime, address) in searcher.search(&query, &by_mtime)? {
+        let doc: TantivyDocument = searcher.doc(address)?;
+        out.push((mtime.unwrap_or(0), super::stored_text(&doc, index.fields.path)));
+    }
+    Ok(out)
+}
+
+/// The newest items (by creation), optionally of one kind and project: the review
+/// screen's listing when there is no query.
 pub fn newest(
     index: &Index,
     reader: &IndexReader,

@@ -32,6 +32,9 @@ struct App {
     clock: Clock,
     guard: Guard,
     finder: Mutex<Option<Finder>>,
+    /// The instincts waiting for review, and the state of their files they were read
+    /// from: parsed again only when a file changed.
+    waiting: Mutex<(u64, Vec<crate::memory::Instinct>)>,
 }
 
 /// Serves until Ctrl-C. `port` 0 takes a free one; `ready` gets the URL (with the token)
@@ -58,6 +61,7 @@ pub fn serve(
             clock,
             guard,
             finder: Mutex::new(None),
+            waiting: Mutex::new((0, Vec::new())),
         });
         axum::serve(listener, router(app))
             .with_graceful_shutdown(async {
@@ -135,6 +139,18 @@ impl App {
         (self.clock)()
     }
 
+    /// What waits for review; the files are only stat'ed when none changed.
+    fn waiting(&self) -> Vec<crate::memory::Instinct> {
+        let key = files_state(&[self.paths.personal_instincts(), self.paths.inherited_instincts()]);
+        let Ok(mut cached) = self.waiting.lock() else {
+            return pages::waiting(&self.paths);
+        };
+        if cached.0 != key || key == 0 {
+            *cached = (key, pages::waiting(&self.paths));
+        }
+        cached.1.clone()
+    }
+
     /// Runs `work` with the open index, opening it on first use.
     fn with_finder<T>(
         &self,
@@ -147,6 +163,21 @@ impl App {
         }
         work(slot.as_mut().expect("opened above")).map_err(|e| e.to_string())
     }
+}
+
+/// A fingerprint of the files in `dirs`: names, sizes and modification times.
+fn files_state(dirs: &[std::path::PathBuf]) -> u64 {
+    let mut entries: Vec<(String, u64, i64)> = dirs
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
+        .filter_map(|e| {
+            let meta = e.metadata().ok()?;
+            Some((e.path().display().to_string(), meta.len(), crate::fsutil::mtime_ns(&meta)))
+        })
+        .collect();
+    entries.sort();
+    let text = format!("{entries:?}");
+    crate::text::fnv1a(text.as_bytes()) | 1
 }
 
 fn page(rendered: Result<String, askama::Error>) -> Response {
@@ -162,12 +193,16 @@ fn failed(status: StatusCode, why: impl std::fmt::Display) -> Response {
 
 async fn overview(State(app): State<Arc<App>>, Query(said): Query<Said>) -> Response {
     use askama::Template;
-    page(pages::overview(&app.paths, app.frame(said), app.now()).render())
+    let (now, waiting, frame) = (app.now(), app.waiting().len(), app.frame(said));
+    match app.with_finder(|f| Ok(pages::overview(&app.paths, f, waiting, frame, now))) {
+        Ok(p) => page(p.render()),
+        Err(e) => failed(StatusCode::INTERNAL_SERVER_ERROR, e),
+    }
 }
 
 async fn inbox(State(app): State<Arc<App>>, Query(said): Query<Said>) -> Response {
     use askama::Template;
-    page(pages::inbox(&app.paths, app.frame(said), app.now()).render())
+    page(pages::inbox(&app.paths, app.waiting(), app.frame(said), app.now()).render())
 }
 
 async fn memory(

@@ -34,7 +34,13 @@ pub struct Change {
     pub what: String,
 }
 
-pub fn overview(paths: &Paths, frame: Frame, now: DateTime<Utc>) -> Overview {
+pub fn overview(
+    paths: &Paths,
+    finder: &mut Finder,
+    waiting: usize,
+    frame: Frame,
+    now: DateTime<Utc>,
+) -> Overview {
     let store = Store::new(paths);
     let count = |dir: &std::path::Path| store.count(dir).unwrap_or(0);
     let counts = vec![
@@ -60,49 +66,43 @@ pub fn overview(paths: &Paths, frame: Frame, now: DateTime<Utc>) -> Overview {
             })
             .collect()
     } else {
-        recently_changed(paths, now)
+        recently_changed(paths, finder, now)
     };
     Overview {
         token: frame.token,
         title: "Overview",
         message: frame.message,
         counts,
-        inbox: waiting(paths).len(),
+        inbox: waiting,
         changes,
         from_git,
     }
 }
 
-/// Item files changed in the last 7 days, newest first (without git).
-fn recently_changed(paths: &Paths, now: DateTime<Utc>) -> Vec<Change> {
-    let since = std::time::SystemTime::from(now - chrono::Duration::days(7));
-    let mut found: Vec<(std::time::SystemTime, String)> = [
-        paths.personal_instincts(),
-        paths.inherited_instincts(),
-        paths.convictions(),
-        paths.episodes(),
-        paths.sessions(),
-    ]
-    .iter()
-    .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
-    .filter_map(|e| {
-        let modified = e.metadata().ok()?.modified().ok()?;
-        (modified >= since).then(|| (modified, paths.relative(&e.path()).display().to_string()))
-    })
-    .collect();
-    found.sort_by_key(|f| std::cmp::Reverse(f.0));
-    found
+/// Item files changed in the last 7 days, newest first (without git): from the index,
+/// which keeps every file's modification time.
+fn recently_changed(paths: &Paths, finder: &mut Finder, now: DateTime<Utc>) -> Vec<Change> {
+    let since = (now - chrono::Duration::days(7)).timestamp();
+    // The index keeps modification times in nanoseconds.
+    let seconds = |t: i64| t / 1_000_000_000;
+    finder
+        .with(paths, now.timestamp(), |idx, reader| {
+            crate::index::search::last_changed(idx, reader, 40)
+        })
+        .unwrap_or_default()
         .into_iter()
-        .take(40)
+        .filter(|(t, _)| seconds(*t) >= since)
         .map(|(t, what)| Change {
-            when: DateTime::<Utc>::from(t).format("%Y-%m-%d").to_string(),
+            when: DateTime::from_timestamp(seconds(t), 0)
+                .map(|d| d.format("%Y-%m-%d").to_string())
+                .unwrap_or_default(),
             what,
         })
         .collect()
 }
 
 /// Instincts neither accepted, retired nor promoted: what waits for review, newest first.
-fn waiting(paths: &Paths) -> Vec<Instinct> {
+pub fn waiting(paths: &Paths) -> Vec<Instinct> {
     let mut items: Vec<Instinct> = Store::new(paths)
         .instincts()
         .items
@@ -136,8 +136,8 @@ pub struct Review {
     pub evidence: Vec<String>,
 }
 
-pub fn inbox(paths: &Paths, frame: Frame, now: DateTime<Utc>) -> Inbox {
-    let items = waiting(paths)
+pub fn inbox(paths: &Paths, waiting: Vec<Instinct>, frame: Frame, now: DateTime<Utc>) -> Inbox {
+    let items = waiting
         .into_iter()
         .map(|i| {
             let provenance = i.provenance.map_or("model", |p| p.name()).to_string();
