@@ -20,10 +20,18 @@ const PAGES: &[&str] = &[
 
 fn fetch(port: u16, target: &str) -> usize {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    write!(stream, "GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        stream,
+        "GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).unwrap();
-    assert!(raw.starts_with(b"HTTP/1.1 200"), "{target}: {}", String::from_utf8_lossy(&raw[..raw.len().min(200)]));
+    assert!(
+        raw.starts_with(b"HTTP/1.1 200"),
+        "{target}: {}",
+        String::from_utf8_lossy(&raw[..raw.len().min(200)])
+    );
     raw.len()
 }
 
@@ -36,7 +44,9 @@ pub fn run(sizes: &[usize]) {
         cmd.stdout(Stdio::piped());
         let mut child = cmd.spawn().expect("start homunculus ui");
         let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
         let url = line.split_whitespace().last().unwrap().to_string();
         let rest = url.strip_prefix("http://127.0.0.1:").unwrap();
         let (port, token) = rest.split_once("/?t=").unwrap();

@@ -411,7 +411,10 @@ pub fn last_changed(
 ) -> Result<Vec<(i64, String)>, IndexError> {
     let searcher = reader.searcher();
     let query = BooleanQuery::new(vec![
-        (Occur::Must, Box::new(tantivy::query::AllQuery) as Box<dyn Query>),
+        (
+            Occur::Must,
+            Box::new(tantivy::query::AllQuery) as Box<dyn Query>,
+        ),
         (
             Occur::MustNot,
             Box::new(TermQuery::new(
@@ -420,11 +423,15 @@ pub fn last_changed(
             )),
         ),
     ]);
-    let by_mtime = TopDocs::with_limit(limit).order_by_fast_field::<i64>("mtime", tantivy::Order::Desc);
+    let by_mtime =
+        TopDocs::with_limit(limit).order_by_fast_field::<i64>("mtime", tantivy::Order::Desc);
     let mut out = Vec::new();
     for (mtime, address) in searcher.search(&query, &by_mtime)? {
         let doc: TantivyDocument = searcher.doc(address)?;
-        out.push((mtime.unwrap_or(0), super::stored_text(&doc, index.fields.path)));
+        out.push((
+            mtime.unwrap_or(0),
+            super::stored_text(&doc, index.fields.path),
+        ));
     }
     Ok(out)
 }

@@ -141,7 +141,10 @@ impl App {
 
     /// What waits for review; the files are only stat'ed when none changed.
     fn waiting(&self) -> Vec<crate::memory::Instinct> {
-        let key = files_state(&[self.paths.personal_instincts(), self.paths.inherited_instincts()]);
+        let key = files_state(&[
+            self.paths.personal_instincts(),
+            self.paths.inherited_instincts(),
+        ]);
         let Ok(mut cached) = self.waiting.lock() else {
             return pages::waiting(&self.paths);
         };
@@ -172,7 +175,11 @@ fn files_state(dirs: &[std::path::PathBuf]) -> u64 {
         .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
         .filter_map(|e| {
             let meta = e.metadata().ok()?;
-            Some((e.path().display().to_string(), meta.len(), crate::fsutil::mtime_ns(&meta)))
+            Some((
+                e.path().display().to_string(),
+                meta.len(),
+                crate::fsutil::mtime_ns(&meta),
+            ))
         })
         .collect();
     entries.sort();

@@ -10,6 +10,7 @@
 // in clippy.toml are for the program.
 #![allow(clippy::disallowed_methods)]
 
+mod browser;
 mod codex;
 mod mock;
 mod plugin;
