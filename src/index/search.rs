@@ -402,6 +402,29 @@ pub fn ranked(
         .collect())
 }
 
+/// How many items each project holds (from the index's term dictionary: no document is
+/// read), largest first.
+pub fn project_counts(
+    index: &Index,
+    reader: &IndexReader,
+) -> Result<Vec<(String, u64)>, IndexError> {
+    let mut counts: std::collections::BTreeMap<String, u64> = Default::default();
+    for segment in reader.searcher().segment_readers() {
+        let inverted = segment.inverted_index(index.fields.project)?;
+        let mut terms = inverted
+            .terms()
+            .stream()
+            .map_err(|e| IndexError::Tantivy(e.into()))?;
+        while terms.advance() {
+            let name = String::from_utf8_lossy(terms.key()).into_owned();
+            *counts.entry(name).or_default() += u64::from(terms.value().doc_freq);
+        }
+    }
+    let mut out: Vec<(String, u64)> = counts.into_iter().filter(|(p, _)| !p.is_empty()).collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    Ok(out)
+}
+
 /// The items whose files changed last (by modification time), newest first, with that
 /// time: the review screen's "changed lately" when the folder has no git history.
 pub fn last_changed(

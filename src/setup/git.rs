@@ -81,6 +81,40 @@ pub fn recent_log(dir: &Path, days: u32, max: usize) -> Vec<String> {
     .unwrap_or_default()
 }
 
+/// The values a frontmatter `key` of `file` took over the folder's git history, oldest
+/// first, each with the day of its commit (`confidence` over time).
+pub fn value_history(dir: &Path, file: &Path, key: &str) -> Vec<(String, String)> {
+    if !is_repo(dir) {
+        return Vec::new();
+    }
+    let relative = file.strip_prefix(dir).unwrap_or(file).display().to_string();
+    let Ok(out) = run(
+        dir,
+        &[
+            "log",
+            "--reverse",
+            "--date=short",
+            "--format=day %ad",
+            "-p",
+            "--",
+            &relative,
+        ],
+    ) else {
+        return Vec::new();
+    };
+    let prefix = format!("+{key}: ");
+    let mut day = String::new();
+    let mut values = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        if let Some(d) = line.strip_prefix("day ") {
+            day = d.to_string();
+        } else if let Some(v) = line.strip_prefix(&prefix) {
+            values.push((day.clone(), v.trim().to_string()));
+        }
+    }
+    values
+}
+
 pub fn is_repo(dir: &Path) -> bool {
     dir.join(".git").exists()
 }

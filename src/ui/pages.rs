@@ -24,6 +24,7 @@ pub struct Overview {
     pub title: &'static str,
     pub message: Option<String>,
     pub counts: Vec<(&'static str, usize)>,
+    pub projects: Vec<(String, u64)>,
     pub inbox: usize,
     pub changes: Vec<Change>,
     pub from_git: bool,
@@ -68,11 +69,17 @@ pub fn overview(
     } else {
         recently_changed(paths, finder, now)
     };
+    let projects = finder
+        .with(paths, now.timestamp(), |idx, reader| {
+            crate::index::search::project_counts(idx, reader)
+        })
+        .unwrap_or_default();
     Overview {
         token: frame.token,
         title: "Overview",
         message: frame.message,
         counts,
+        projects,
         inbox: waiting,
         changes,
         from_git,
@@ -133,10 +140,12 @@ pub struct Review {
     pub provenance_word: String,
     pub project: String,
     pub created: String,
-    pub evidence: Vec<String>,
+    /// Each evidence line, with the summary of the session it names when there is one.
+    pub evidence: Vec<(String, Option<String>)>,
 }
 
 pub fn inbox(paths: &Paths, waiting: Vec<Instinct>, frame: Frame, now: DateTime<Utc>) -> Inbox {
+    let summaries = summaries_by_short_id(paths);
     let items = waiting
         .into_iter()
         .map(|i| {
@@ -156,7 +165,14 @@ pub fn inbox(paths: &Paths, waiting: Vec<Instinct>, frame: Frame, now: DateTime<
                     .created
                     .map(|c| c.format("%Y-%m-%d").to_string())
                     .unwrap_or_default(),
-                evidence: evidence(&text),
+                evidence: evidence(&text)
+                    .into_iter()
+                    .map(|line| {
+                        let summary =
+                            named_session(&line).and_then(|sid| summaries.get(&sid).cloned());
+                        (line, summary)
+                    })
+                    .collect(),
             }
         })
         .collect();
@@ -166,6 +182,30 @@ pub fn inbox(paths: &Paths, waiting: Vec<Instinct>, frame: Frame, now: DateTime<
         message: frame.message,
         items,
     }
+}
+
+/// The summaries in the folder by the short session id that ends their names.
+fn summaries_by_short_id(paths: &Paths) -> std::collections::HashMap<String, String> {
+    std::fs::read_dir(paths.sessions())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let stem = crate::memory::stem(&e.path());
+            let sid = stem.rsplit('-').next()?.to_string();
+            Some((sid, paths.relative(&e.path()).display().to_string()))
+        })
+        .collect()
+}
+
+/// The short session id an evidence line names ("… (session 7c1e5a2b)").
+fn named_session(line: &str) -> Option<String> {
+    let at = line.find("session ")? + "session ".len();
+    let id: String = line[at..]
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
+    (id.len() >= 7).then_some(id)
 }
 
 /// The bullets of an item's `## Evidence` section.
@@ -300,6 +340,49 @@ pub struct Item {
     pub listed: u32,
     pub used: u32,
     pub injections: Vec<Sent>,
+    /// The confidence over the folder's git history, as an SVG polyline's points.
+    pub chart: Option<Chart>,
+}
+
+/// A small line chart of confidence over time.
+pub struct Chart {
+    pub points: String,
+    pub first: String,
+    pub last: String,
+    pub values: String,
+}
+
+fn chart(history: &[(String, String)]) -> Option<Chart> {
+    let values: Vec<(String, f64)> = history
+        .iter()
+        .filter_map(|(day, v)| Some((day.clone(), v.parse::<f64>().ok()?)))
+        .collect();
+    if values.len() < 2 {
+        return None;
+    }
+    let step = 300.0 / (values.len() - 1) as f64;
+    let points = values
+        .iter()
+        .enumerate()
+        .map(|(n, (_, v))| {
+            format!(
+                "{:.0},{:.0}",
+                n as f64 * step,
+                60.0 - v.clamp(0.0, 1.0) * 60.0
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some(Chart {
+        points,
+        first: values[0].0.clone(),
+        last: values[values.len() - 1].0.clone(),
+        values: values
+            .iter()
+            .map(|(_, v)| format!("{v:.2}"))
+            .collect::<Vec<_>>()
+            .join(" → "),
+    })
 }
 
 /// One injection, for the tables.
@@ -342,6 +425,8 @@ impl From<crate::log::Injection> for Sent {
 pub fn item(paths: &Paths, frame: Frame, id: &str) -> Result<Item, crate::ask::AskError> {
     let item = crate::ask::item::get(paths, id)?;
     let counts = crate::memory::usage::read(paths).of(&item.id);
+    let history =
+        crate::setup::git::value_history(&paths.root, &paths.root.join(&item.id), "confidence");
     let injections = crate::log::injections(paths)
         .into_iter()
         .rev()
@@ -361,6 +446,7 @@ pub fn item(paths: &Paths, frame: Frame, id: &str) -> Result<Item, crate::ask::A
         listed: counts.listed,
         used: counts.used,
         injections,
+        chart: chart(&history),
     })
 }
 
@@ -463,5 +549,35 @@ pub fn injections(paths: &Paths, frame: Frame) -> Injections {
         title: "Injections",
         message: frame.message,
         rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_confidence_chart_needs_two_values_and_stays_in_its_box() {
+        let day = |d: &str, v: &str| (d.to_string(), v.to_string());
+        assert!(chart(&[day("2026-11-01", "0.50")]).is_none());
+        let c = chart(&[
+            day("2026-11-01", "0.50"),
+            day("2026-11-03", "1.40"),
+            day("2026-11-09", "0.20"),
+        ])
+        .unwrap();
+        assert_eq!(c.points, "0,30 150,0 300,48");
+        assert_eq!(
+            (c.first.as_str(), c.last.as_str()),
+            ("2026-11-01", "2026-11-09")
+        );
+        assert_eq!(c.values, "0.50 → 1.40 → 0.20");
+    }
+
+    #[test]
+    fn evidence_is_the_bullets_of_its_section() {
+        let text =
+            "---\na: b\n---\n\n# T\n\n## Evidence\n\n- one\n- two\n\n## Notes\n\n- not evidence\n";
+        assert_eq!(evidence(text), ["one", "two"]);
     }
 }
