@@ -34,7 +34,7 @@ struct App {
     finder: Mutex<Option<Finder>>,
     /// The instincts waiting for review, and the state of their files they were read
     /// from: parsed again only when a file changed.
-    waiting: Mutex<(u64, Vec<crate::memory::Instinct>)>,
+    waiting: Mutex<(u64, std::sync::Arc<pages::Waiting>)>,
 }
 
 /// Serves until Ctrl-C. `port` 0 takes a free one; `ready` gets the URL (with the token)
@@ -61,7 +61,13 @@ pub fn serve(
             clock,
             guard,
             finder: Mutex::new(None),
-            waiting: Mutex::new((0, Vec::new())),
+            waiting: Mutex::new((
+                0,
+                std::sync::Arc::new(pages::Waiting {
+                    items: Vec::new(),
+                    broken: Vec::new(),
+                }),
+            )),
         });
         axum::serve(listener, router(app))
             .with_graceful_shutdown(async {
@@ -140,18 +146,18 @@ impl App {
     }
 
     /// What waits for review; the files are only stat'ed when none changed.
-    fn waiting(&self) -> Vec<crate::memory::Instinct> {
+    fn waiting(&self) -> std::sync::Arc<pages::Waiting> {
         let key = files_state(&[
             self.paths.personal_instincts(),
             self.paths.inherited_instincts(),
         ]);
         let Ok(mut cached) = self.waiting.lock() else {
-            return pages::waiting(&self.paths);
+            return std::sync::Arc::new(pages::waiting(&self.paths));
         };
-        if cached.0 != key || key == 0 {
-            *cached = (key, pages::waiting(&self.paths));
+        if cached.0 != key {
+            *cached = (key, std::sync::Arc::new(pages::waiting(&self.paths)));
         }
-        cached.1.clone()
+        std::sync::Arc::clone(&cached.1)
     }
 
     /// Runs `work` with the open index, opening it on first use.
@@ -200,7 +206,7 @@ fn failed(status: StatusCode, why: impl std::fmt::Display) -> Response {
 
 async fn overview(State(app): State<Arc<App>>, Query(said): Query<Said>) -> Response {
     use askama::Template;
-    let (now, waiting, frame) = (app.now(), app.waiting().len(), app.frame(said));
+    let (now, waiting, frame) = (app.now(), app.waiting().items.len(), app.frame(said));
     match app.with_finder(|f| Ok(pages::overview(&app.paths, f, waiting, frame, now))) {
         Ok(p) => page(p.render()),
         Err(e) => failed(StatusCode::INTERNAL_SERVER_ERROR, e),
@@ -209,7 +215,12 @@ async fn overview(State(app): State<Arc<App>>, Query(said): Query<Said>) -> Resp
 
 async fn inbox(State(app): State<Arc<App>>, Query(said): Query<Said>) -> Response {
     use askama::Template;
-    page(pages::inbox(&app.paths, app.waiting(), app.frame(said), app.now()).render())
+    let waiting = app.waiting();
+    let waiting = pages::Waiting {
+        items: waiting.items.clone(),
+        broken: waiting.broken.clone(),
+    };
+    page(pages::inbox(&app.paths, waiting, app.frame(said), app.now()).render())
 }
 
 async fn memory(

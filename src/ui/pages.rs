@@ -108,16 +108,23 @@ fn recently_changed(paths: &Paths, finder: &mut Finder, now: DateTime<Utc>) -> V
         .collect()
 }
 
-/// Instincts neither accepted, retired nor promoted: what waits for review, newest first.
-pub fn waiting(paths: &Paths) -> Vec<Instinct> {
-    let mut items: Vec<Instinct> = Store::new(paths)
-        .instincts()
+/// What waits for review: instincts neither accepted, retired nor promoted, newest first,
+/// and the instinct files that do not parse (`path:line: reason`; never rewritten).
+pub struct Waiting {
+    pub items: Vec<Instinct>,
+    pub broken: Vec<String>,
+}
+
+pub fn waiting(paths: &Paths) -> Waiting {
+    let loaded = Store::new(paths).instincts();
+    let broken = loaded.errors.iter().map(ToString::to_string).collect();
+    let mut items: Vec<Instinct> = loaded
         .items
         .into_iter()
         .filter(|i| !i.retired && !i.promoted && i.confirmed_by.is_none())
         .collect();
     items.sort_by(|a, b| b.created.cmp(&a.created).then(a.name.cmp(&b.name)));
-    items
+    Waiting { items, broken }
 }
 
 #[derive(Template)]
@@ -127,6 +134,7 @@ pub struct Inbox {
     pub title: &'static str,
     pub message: Option<String>,
     pub items: Vec<Review>,
+    pub broken: Vec<String>,
 }
 
 pub struct Review {
@@ -144,9 +152,10 @@ pub struct Review {
     pub evidence: Vec<(String, Option<String>)>,
 }
 
-pub fn inbox(paths: &Paths, waiting: Vec<Instinct>, frame: Frame, now: DateTime<Utc>) -> Inbox {
+pub fn inbox(paths: &Paths, waiting: Waiting, frame: Frame, now: DateTime<Utc>) -> Inbox {
     let summaries = summaries_by_short_id(paths);
     let items = waiting
+        .items
         .into_iter()
         .map(|i| {
             let provenance = i.provenance.map_or("model", |p| p.name()).to_string();
@@ -181,6 +190,7 @@ pub fn inbox(paths: &Paths, waiting: Vec<Instinct>, frame: Frame, now: DateTime<
         title: "Inbox",
         message: frame.message,
         items,
+        broken: waiting.broken,
     }
 }
 

@@ -163,7 +163,16 @@ fn every_page_shows_its_items_and_escapes_memory_text() {
             assert!(!page.body.contains(raw), "{path} shows {raw} unescaped");
         }
     }
+    fs::copy(
+        fixture("broken/testing-bad-confidence.md"),
+        env.instinct("testing-bad-confidence"),
+    )
+    .unwrap();
     let inbox = screen.get("/inbox").body;
+    assert!(
+        inbox.contains("testing-bad-confidence.md:"),
+        "a broken file is shown with its line"
+    );
     assert!(
         inbox.contains("&#60;script&#62;alert(&#39;owned&#39;)&#60;/script&#62; &#38; run make"),
         "{inbox}"
