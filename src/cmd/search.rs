@@ -75,6 +75,7 @@ fn options(ctx: &Ctx, args: &SearchArgs) -> SearchOptions {
         .to_string()
     });
     SearchOptions {
+        domain: None,
         kind,
         project: args.project.clone(),
         // Run inside a project, its memories come first.

@@ -16,6 +16,8 @@ use super::{Index, IndexError};
 pub struct SearchOptions {
     pub kind: Option<String>,
     pub project: Option<String>,
+    /// Only items of this domain (instincts and convictions have one).
+    pub domain: Option<String>,
     /// The project the search is run from: its memories (and global ones) rank higher.
     pub near: Option<String>,
     pub limit: usize,
@@ -340,7 +342,11 @@ pub fn query(fields: &Fields, words: &[String], opts: &SearchOptions) -> Option<
             ));
         }
     }
-    for (field, value) in [(fields.kind, &opts.kind), (fields.project, &opts.project)] {
+    for (field, value) in [
+        (fields.kind, &opts.kind),
+        (fields.project, &opts.project),
+        (fields.domain, &opts.domain),
+    ] {
         if let Some(value) = value {
             let term = TermQuery::new(
                 Term::from_field_text(field, value),
@@ -466,6 +472,7 @@ pub fn newest(
     reader: &IndexReader,
     kind: Option<&str>,
     project: Option<&str>,
+    domain: Option<&str>,
     limit: usize,
 ) -> Result<Vec<Hit>, IndexError> {
     let f = &index.fields;
@@ -484,6 +491,9 @@ pub fn newest(
     }
     if let Some(project) = project {
         clauses.push((Occur::Must, term(f.project, project)));
+    }
+    if let Some(domain) = domain {
+        clauses.push((Occur::Must, term(f.domain, domain)));
     }
     let searcher = reader.searcher();
     let newest =

@@ -126,6 +126,7 @@ impl Server {
             ),
         };
         let opts = SearchOptions {
+            domain: None,
             kind,
             project: p.project.filter(|p| !p.is_empty()),
             near: self.project.clone(),

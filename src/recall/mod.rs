@@ -206,6 +206,7 @@ pub fn session_start(
     } else {
         let text = words.join(" ");
         let opts = search::SearchOptions {
+            domain: None,
             kind: None,
             project: None,
             near: None,

@@ -255,6 +255,8 @@ pub struct Memory {
     pub kind: String,
     pub kinds: Vec<String>,
     pub project: String,
+    pub domain: String,
+    pub domains: Vec<String>,
     pub rows: Vec<Row>,
 }
 
@@ -276,6 +278,7 @@ pub struct MemoryQuery {
     pub q: String,
     pub kind: String,
     pub project: String,
+    pub domain: String,
 }
 
 pub fn memory(
@@ -287,12 +290,21 @@ pub fn memory(
 ) -> Result<Memory, crate::index::IndexError> {
     let kind = Kind::from_name(&query.kind).map(|k| k.name().to_string());
     let project = Some(query.project.trim().to_string()).filter(|p| !p.is_empty());
+    let domain = Some(query.domain.trim().to_string()).filter(|d| !d.is_empty());
     let hits = if query.q.trim().is_empty() {
         finder.with(paths, now.timestamp(), |idx, reader| {
-            crate::index::search::newest(idx, reader, kind.as_deref(), project.as_deref(), 200)
+            crate::index::search::newest(
+                idx,
+                reader,
+                kind.as_deref(),
+                project.as_deref(),
+                domain.as_deref(),
+                200,
+            )
         })?
     } else {
         let opts = SearchOptions {
+            domain: domain.clone(),
             kind: kind.clone(),
             project: project.clone(),
             near: None,
@@ -332,6 +344,11 @@ pub fn memory(
         kind: query.kind,
         kinds: Kind::ALL.iter().map(|k| k.name().to_string()).collect(),
         project: query.project,
+        domain: query.domain,
+        domains: crate::memory::DOMAINS
+            .iter()
+            .map(|d| d.to_string())
+            .collect(),
         rows,
     })
 }
@@ -492,7 +509,7 @@ pub fn sessions(
 ) -> Result<Sessions, crate::index::IndexError> {
     let only = Some(project.trim()).filter(|p| !p.is_empty());
     let hits = finder.with(paths, now.timestamp(), |idx, reader| {
-        crate::index::search::newest(idx, reader, Some(Kind::Session.name()), only, 50)
+        crate::index::search::newest(idx, reader, Some(Kind::Session.name()), only, None, 50)
     })?;
     let sessions = hits
         .into_iter()

@@ -178,6 +178,11 @@ fn every_page_shows_its_items_and_escapes_memory_text() {
         "{inbox}"
     );
     assert_eq!(screen.get("/item?id=../../identity.json").status, 404);
+    let git_only = screen.get("/memory?domain=git").body;
+    assert!(
+        git_only.contains("git-autostash") && !git_only.contains("testing-use-nextest"),
+        "{git_only}"
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@ fn names(m: &Memory, index: &Index, query: &str) -> Vec<String> {
     let reader = index.reader().unwrap();
     reader.reload().unwrap();
     let opts = SearchOptions {
+        domain: None,
         kind: None,
         project: None,
         near: None,
