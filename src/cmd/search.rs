@@ -10,6 +10,7 @@ use super::{Ctx, print};
 use crate::cli::{KindArg, SearchArgs};
 use crate::index::SearchOptions;
 use crate::memory::kind::Kind;
+use crate::memory::provenance::origin_word;
 
 pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<()> {
     ctx.require_memory()?;
@@ -86,17 +87,5 @@ fn options(ctx: &Ctx, args: &SearchArgs) -> SearchOptions {
         limit: usize::from(args.limit),
         now_unix: ctx.now.timestamp(),
         snippet_chars: if args.json { 0 } else { 160 },
-    }
-}
-
-/// How a provenance reads to a person: whose words the memory holds.
-pub fn origin_word(provenance: &str) -> &str {
-    match provenance {
-        "user" => "you said",
-        "model" => "observed",
-        "tool" => "tool output",
-        "paste" => "pasted",
-        "import" => "imported",
-        other => other,
     }
 }

@@ -152,7 +152,11 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
                 }
             }
             if let Some(p) = i.provenance {
-                let _ = write!(marks, " [{}]", super::search::origin_word(p.name()));
+                let _ = write!(
+                    marks,
+                    " [{}]",
+                    crate::memory::provenance::origin_word(p.name())
+                );
             }
             let used = counts.usage_of(ctx, &i.path);
             if used.injected > 0 || used.used > 0 {

@@ -5,8 +5,10 @@
 mod document;
 
 pub use document::CONFIRMED;
+pub mod listing;
 pub mod schema;
 pub mod search;
+mod snippet;
 pub mod sync;
 mod update;
 pub mod watch;

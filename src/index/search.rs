@@ -9,6 +9,7 @@ use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocId, IndexReader, Score, SegmentReader, TantivyDocument, Term};
 
 use super::schema::{Fields, SEARCHED_FIELDS};
+pub use super::snippet::Snippet;
 use super::{Index, IndexError};
 
 /// Filters and limits for one search.
@@ -408,117 +409,6 @@ pub fn ranked(
         .collect())
 }
 
-/// How many items each project holds (from the index's term dictionary: no document is
-/// read), largest first.
-pub fn project_counts(
-    index: &Index,
-    reader: &IndexReader,
-) -> Result<Vec<(String, u64)>, IndexError> {
-    let mut counts: std::collections::BTreeMap<String, u64> = Default::default();
-    for segment in reader.searcher().segment_readers() {
-        let inverted = segment.inverted_index(index.fields.project)?;
-        let mut terms = inverted
-            .terms()
-            .stream()
-            .map_err(|e| IndexError::Tantivy(e.into()))?;
-        while terms.advance() {
-            let name = String::from_utf8_lossy(terms.key()).into_owned();
-            *counts.entry(name).or_default() += u64::from(terms.value().doc_freq);
-        }
-    }
-    let mut out: Vec<(String, u64)> = counts.into_iter().filter(|(p, _)| !p.is_empty()).collect();
-    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    Ok(out)
-}
-
-/// The items whose files changed last (by modification time), newest first, with that
-/// time: the review screen's "changed lately" when the folder has no git history.
-pub fn last_changed(
-    index: &Index,
-    reader: &IndexReader,
-    limit: usize,
-) -> Result<Vec<(i64, String)>, IndexError> {
-    let searcher = reader.searcher();
-    let query = BooleanQuery::new(vec![
-        (
-            Occur::Must,
-            Box::new(tantivy::query::AllQuery) as Box<dyn Query>,
-        ),
-        (
-            Occur::MustNot,
-            Box::new(TermQuery::new(
-                Term::from_field_text(index.fields.kind, super::document::RETIRED_KIND),
-                IndexRecordOption::Basic,
-            )),
-        ),
-    ]);
-    let by_mtime =
-        TopDocs::with_limit(limit).order_by_fast_field::<i64>("mtime", tantivy::Order::Desc);
-    let mut out = Vec::new();
-    for (mtime, address) in searcher.search(&query, &by_mtime)? {
-        let doc: TantivyDocument = searcher.doc(address)?;
-        out.push((
-            mtime.unwrap_or(0),
-            super::stored_text(&doc, index.fields.path),
-        ));
-    }
-    Ok(out)
-}
-
-/// The newest items (by creation), optionally of one kind and project: the review
-/// screen's listing when there is no query.
-pub fn newest(
-    index: &Index,
-    reader: &IndexReader,
-    kind: Option<&str>,
-    project: Option<&str>,
-    domain: Option<&str>,
-    limit: usize,
-) -> Result<Vec<Hit>, IndexError> {
-    let f = &index.fields;
-    let term = |field, value: &str| -> Box<dyn Query> {
-        Box::new(TermQuery::new(
-            Term::from_field_text(field, value),
-            IndexRecordOption::Basic,
-        ))
-    };
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> =
-        vec![(Occur::Must, Box::new(tantivy::query::AllQuery))];
-    if let Some(kind) = kind {
-        clauses.push((Occur::Must, term(f.kind, kind)));
-    } else {
-        clauses.push((Occur::MustNot, term(f.kind, super::document::RETIRED_KIND)));
-    }
-    if let Some(project) = project {
-        clauses.push((Occur::Must, term(f.project, project)));
-    }
-    if let Some(domain) = domain {
-        clauses.push((Occur::Must, term(f.domain, domain)));
-    }
-    let searcher = reader.searcher();
-    let newest =
-        TopDocs::with_limit(limit).order_by_fast_field::<i64>("created", tantivy::Order::Desc);
-    let mut hits = Vec::new();
-    for (_, address) in searcher.search(&BooleanQuery::new(clauses), &newest)? {
-        let doc: TantivyDocument = searcher.doc(address)?;
-        let text = |field| super::stored_text(&doc, field);
-        let project = text(f.project);
-        let flags: Vec<&str> = doc.get_all(f.flags).filter_map(|v| v.as_str()).collect();
-        hits.push(Hit {
-            path: text(f.path),
-            kind: text(f.kind),
-            name: text(f.name),
-            title: text(f.title),
-            lesson: lesson(&text(f.action), &text(f.gist)),
-            score: 0.0,
-            snippet: Snippet::default(),
-            project: (!project.is_empty()).then_some(project),
-            provenance: provenance_of(flags).map(str::to_string),
-        });
-    }
-    Ok(hits)
-}
-
 /// Searches with the index's reader as it is (call a sync first).
 pub fn search(
     index: &Index,
@@ -573,80 +463,13 @@ pub fn search(
     Ok(hits)
 }
 
-fn lesson(action: &str, gist: &str) -> String {
+pub(crate) fn lesson(action: &str, gist: &str) -> String {
     let line = if action.trim().is_empty() {
         gist
     } else {
         action
     };
     crate::text::one_line(&crate::text::strip_ansi(line), 200)
-}
-
-/// A one-line excerpt with the words the query matched.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Snippet {
-    /// Pieces of text, every other one matched (the first is not).
-    pieces: Vec<String>,
-}
-
-impl Snippet {
-    fn new(fragment: &str, ranges: &[std::ops::Range<usize>]) -> Self {
-        let mut pieces = Vec::new();
-        let mut at = 0;
-        for r in ranges {
-            pieces.push(one_line(&fragment[at..r.start]));
-            pieces.push(one_line(&fragment[r.clone()]));
-            at = r.end;
-        }
-        pieces.push(one_line(&fragment[at..]));
-        Self { pieces }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.pieces.iter().all(String::is_empty)
-    }
-
-    /// The excerpt with each matched word passed through `matched`.
-    pub fn render(&self, matched: impl Fn(&str) -> String) -> String {
-        let mut out = String::new();
-        // Memory text reaches a terminal: no escape sequence of its own gets through.
-        for (n, piece) in self.pieces.iter().enumerate() {
-            let piece = crate::text::strip_ansi(piece);
-            if n % 2 == 1 {
-                out.push_str(&matched(&piece));
-            } else {
-                out.push_str(&piece);
-            }
-        }
-        out.trim().to_string()
-    }
-}
-
-/// Whitespace runs as one space, heading markers dropped (they say nothing in a
-/// one-line snippet); a piece keeps one space at either end where it had any.
-fn one_line(text: &str) -> String {
-    let words: Vec<&str> = text
-        .split_whitespace()
-        .filter(|w| !w.chars().all(|c| c == '#'))
-        .collect();
-    if words.is_empty() {
-        return if text.is_empty() {
-            String::new()
-        } else {
-            " ".into()
-        };
-    }
-    let lead = if text.starts_with(char::is_whitespace) {
-        " "
-    } else {
-        ""
-    };
-    let trail = if text.ends_with(char::is_whitespace) {
-        " "
-    } else {
-        ""
-    };
-    format!("{lead}{}{trail}", words.join(" "))
 }
 
 #[cfg(test)]
@@ -660,15 +483,5 @@ mod tests {
         let week = 7 * 24 * 3600;
         // 0.9 decayed by 20 weeks sits at the floor.
         assert!((confidence_factor(0.9, 0, 20 * week) - 0.85).abs() < 1e-6);
-    }
-
-    #[test]
-    fn snippets_mark_their_matches_on_one_line() {
-        let s = Snippet::new("## Use\n\nuse cargo  nextest run", &[12..17, 19..26]);
-        assert_eq!(
-            s.render(|w| format!("[{w}]")),
-            "Use use [cargo] [nextest] run"
-        );
-        assert_eq!(s.render(str::to_string), "Use use cargo nextest run");
     }
 }

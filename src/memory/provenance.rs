@@ -21,6 +21,18 @@ pub enum Provenance {
     Import,
 }
 
+/// How a provenance (by its name) reads to a person: whose words the memory holds.
+pub fn origin_word(name: &str) -> &str {
+    match name {
+        "user" => "you said",
+        "model" => "observed",
+        "tool" => "tool output",
+        "paste" => "pasted",
+        "import" => "imported",
+        other => other,
+    }
+}
+
 impl Provenance {
     pub fn name(self) -> &'static str {
         match self {
