@@ -58,8 +58,9 @@ fn init_agent_codex_wires_codex_and_uninstall_unwires_it() {
             && config.contains("[mcp_servers.homunculus]"),
         "{config}"
     );
-    // Claude Code's files are not touched by a Codex install.
+    // Claude Code's files are not touched by a Codex install; doctor sees the wiring.
     assert!(!env.claude().join("settings.json").exists());
+    assert!(env.run(&["doctor"]).stdout.contains("Codex: our hooks in"));
     env.run(&["uninstall", "--agent", "codex"]).success();
     assert_eq!(
         fs::read_to_string(codex.join("config.toml")).unwrap(),

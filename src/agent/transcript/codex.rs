@@ -35,99 +35,112 @@ pub fn read(
     seen: &mut HashSet<u64>,
     fallback: DateTime<Utc>,
 ) -> Transcript {
-    let mut t = Transcript::default();
-    let mut calls: HashMap<String, (String, Value)> = HashMap::new();
+    let mut r = Reader {
+        t: Transcript::default(),
+        path,
+        calls: HashMap::new(),
+        replied: false,
+        answer: None,
+    };
     let mut last = fallback;
-    let mut replied = false;
-    let mut answer: Option<String> = None;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(line) else {
-            t.unreadable += 1;
+            r.t.unreadable += 1;
             continue;
         };
         let at = timestamp(&v).unwrap_or(last);
         last = at;
         let item = &v["payload"];
         if v["type"] == "session_meta" {
-            t.session_id = item["id"].as_str().unwrap_or("").to_string();
-            t.cwd = item["cwd"].as_str().unwrap_or("").to_string();
-            continue;
+            r.t.session_id = item["id"].as_str().unwrap_or("").to_string();
+            r.t.cwd = item["cwd"].as_str().unwrap_or("").to_string();
+        } else if v["type"] == "response_item" && !r.t.session_id.is_empty() && !r.t.cwd.is_empty()
+        {
+            r.item(item, at, seen);
         }
-        if v["type"] != "response_item" || t.session_id.is_empty() || t.cwd.is_empty() {
-            continue;
-        }
-        if t.events.is_empty() {
-            t.started = Some(at);
-            let mut p = base(&t, path, HookEvent::SessionStart);
+    }
+    r.finish(last)
+}
+
+/// One rollout being read: the events so far, and the calls waiting for their output.
+struct Reader<'a> {
+    t: Transcript,
+    path: &'a str,
+    calls: HashMap<String, (String, Value)>,
+    /// The agent answered or acted since the last prompt (a turn to end).
+    replied: bool,
+    answer: Option<String>,
+}
+
+impl Reader<'_> {
+    fn push(&mut self, hook: HookEvent, payload: Value, at: DateTime<Utc>) {
+        self.t.events.push(ReplayEvent { hook, payload, at });
+    }
+
+    /// One `response_item`.
+    fn item(&mut self, item: &Value, at: DateTime<Utc>, seen: &mut HashSet<u64>) {
+        if self.t.events.is_empty() {
+            self.t.started = Some(at);
+            let mut p = base(&self.t, self.path, HookEvent::SessionStart);
             p["source"] = json!("startup");
-            t.events.push(ReplayEvent {
-                hook: HookEvent::SessionStart,
-                payload: p,
-                at,
-            });
+            self.push(HookEvent::SessionStart, p, at);
         }
         match item["type"].as_str().unwrap_or("") {
             "message" if item["role"] == "user" => {
                 let Some(prompt) = typed_prompt(item) else {
-                    continue;
+                    return;
                 };
-                if replied {
-                    t.events.push(turn_end(&t, path, at, answer.take()));
-                    replied = false;
+                if self.replied {
+                    let end = turn_end(&self.t, self.path, at, self.answer.take());
+                    self.t.events.push(end);
+                    self.replied = false;
                 }
-                let mut p = base(&t, path, HookEvent::UserPromptSubmit);
+                let mut p = base(&self.t, self.path, HookEvent::UserPromptSubmit);
                 p["prompt"] = json!(prompt);
-                t.events.push(ReplayEvent {
-                    hook: HookEvent::UserPromptSubmit,
-                    payload: p,
-                    at,
-                });
+                self.push(HookEvent::UserPromptSubmit, p, at);
             }
             "message" if item["role"] == "assistant" => {
-                replied = true;
-                answer = Some(text_of(&item["content"]));
+                self.replied = true;
+                self.answer = Some(text_of(&item["content"]));
             }
             "function_call" | "custom_tool_call" | "local_shell_call" => {
                 let id = item["call_id"].as_str().unwrap_or("").to_string();
                 if !id.is_empty() && !seen.insert(tool_key(&id)) {
-                    t.copied += 1;
-                    continue;
+                    self.t.copied += 1;
+                    return;
                 }
-                replied = true;
-                calls.insert(id, call(item));
+                self.replied = true;
+                self.calls.insert(id, call(item));
             }
             "function_call_output" | "custom_tool_call_output" => {
                 let id = item["call_id"].as_str().unwrap_or("");
-                let Some((name, input)) = calls.remove(id) else {
-                    continue;
+                let Some((name, input)) = self.calls.remove(id) else {
+                    return;
                 };
-                let mut p = base(&t, path, HookEvent::PostToolUse);
+                let mut p = base(&self.t, self.path, HookEvent::PostToolUse);
                 p["tool_name"] = json!(name);
                 p["tool_input"] = input;
                 p["tool_use_id"] = json!(id);
                 p["tool_response"] = response(&item["output"]);
-                t.events.push(ReplayEvent {
-                    hook: HookEvent::PostToolUse,
-                    payload: p,
-                    at,
-                });
+                self.push(HookEvent::PostToolUse, p, at);
             }
             _ => {}
         }
     }
-    if !t.events.is_empty() {
-        if replied {
-            t.events.push(turn_end(&t, path, last, answer.take()));
+
+    /// The last turn's end and the session's end.
+    fn finish(mut self, last: DateTime<Utc>) -> Transcript {
+        if !self.t.events.is_empty() {
+            if self.replied {
+                let end = turn_end(&self.t, self.path, last, self.answer.take());
+                self.t.events.push(end);
+            }
+            let mut p = base(&self.t, self.path, HookEvent::SessionEnd);
+            p["reason"] = json!("other");
+            self.push(HookEvent::SessionEnd, p, last);
         }
-        let mut p = base(&t, path, HookEvent::SessionEnd);
-        p["reason"] = json!("other");
-        t.events.push(ReplayEvent {
-            hook: HookEvent::SessionEnd,
-            payload: p,
-            at: last,
-        });
+        self.t
     }
-    t
 }
 
 fn base(t: &Transcript, path: &str, event: HookEvent) -> Value {

@@ -6,6 +6,7 @@ use std::os::unix::fs::PermissionsExt;
 
 use anyhow::{Result, bail};
 
+mod codex;
 mod mcp;
 
 use super::{Ctx, binary_path, print};
@@ -107,10 +108,33 @@ pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
         checks.push((word, what));
     };
     let bin = binary_path()?;
+    claude_code(ctx, &bin, &mut check);
+    mcp::check(ctx, &mut check);
+    codex::check(ctx, &bin, &mut check);
+    memory_folder(ctx, &mut check);
+    if json {
+        let checks: Vec<serde_json::Value> = checks
+            .iter()
+            .map(|(level, what)| serde_json::json!({ "level": level, "message": what }))
+            .collect();
+        let value = serde_json::json!({ "ok": failed == 0, "failed": failed, "checks": checks });
+        print(&format!("{}\n", serde_json::to_string_pretty(&value)?))?;
+    } else {
+        print(&out)?;
+    }
+    if failed > 0 {
+        bail!("{failed} check(s) failed");
+    }
+    Ok(())
+}
+
+/// Claude Code's side: our hooks in settings.json (or the plugin), the self-test, and
+/// its own auto memory.
+fn claude_code(ctx: &Ctx, bin: &str, check: &mut impl FnMut(Level, String)) {
     let settings_file = ctx.paths.claude_settings();
     match SettingsFile::open(&settings_file) {
         Ok((_, s)) => {
-            for program in settings::other_copies(&s, &bin) {
+            for program in settings::other_copies(&s, bin) {
                 check(
                     Level::Warn,
                     format!(
@@ -119,10 +143,10 @@ pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
                     ),
                 );
             }
-            let events = settings::installed_events(&s, &bin);
+            let events = settings::installed_events(&s, bin);
             let plugin = ctx.paths.claude_skills_plugin();
             if crate::setup::plugin::is_ours(&plugin) {
-                wired_by_plugin(&plugin, &bin, !events.is_empty(), &mut check);
+                wired_by_plugin(&plugin, bin, !events.is_empty(), check);
             } else {
                 if events.len() == HookEvent::ALL.len() {
                     check(
@@ -133,7 +157,7 @@ pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
                             settings_file.display()
                         ),
                     );
-                    match self_test(&bin) {
+                    match self_test(bin) {
                         Ok(()) => check(Level::Ok, "self-test: the registered hook commands run, record and answer in protocol JSON (in a scratch folder)".into()),
                         Err(why) => check(Level::Fail, format!("self-test: {why}")),
                     }
@@ -164,7 +188,10 @@ pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
         }
         Err(e) => check(Level::Fail, e.to_string()),
     }
-    mcp::check(ctx, &mut check);
+}
+
+/// The memory folder: present, private, trusted config, identity, git, index.
+fn memory_folder(ctx: &Ctx, check: &mut impl FnMut(Level, String)) {
     if layout::is_ready(&ctx.paths) {
         check(
             Level::Ok,
@@ -204,7 +231,7 @@ pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
                 format!("readable by others: {}", loose.join(", ")),
             );
         }
-        identity_check(ctx, &mut check);
+        identity_check(ctx, check);
         if let Some(lock) = crate::setup::git::stale_index_lock(&ctx.paths.root) {
             check(
                 Level::Warn,
@@ -236,20 +263,6 @@ pub fn run(ctx: &Ctx, json: bool) -> Result<()> {
             ),
         );
     }
-    if json {
-        let checks: Vec<serde_json::Value> = checks
-            .iter()
-            .map(|(level, what)| serde_json::json!({ "level": level, "message": what }))
-            .collect();
-        let value = serde_json::json!({ "ok": failed == 0, "failed": failed, "checks": checks });
-        print(&format!("{}\n", serde_json::to_string_pretty(&value)?))?;
-    } else {
-        print(&out)?;
-    }
-    if failed > 0 {
-        bail!("{failed} check(s) failed");
-    }
-    Ok(())
 }
 
 /// Wired by `init --plugin`: the plugin's hooks run the same self-test, and settings.json

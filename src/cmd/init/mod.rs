@@ -105,22 +105,13 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
             &settings_on_disk,
             &mut claude_settings,
         )?;
-        let verb = match (mcp_change, args.dry_run) {
-            (Change::Unchanged, _) => "exists",
-            (Change::Installed, true) => "would install",
-            (_, true) => "would update",
-            (Change::Installed, false) => "installed",
-            (_, false) => "updated",
-        };
-        if !args.dry_run && verb != "exists" {
-            mcp_on_disk.save(&mcp_config)?;
-        }
-        let _ = writeln!(
-            report.out,
-            "{verb:<13} MCP server {} in {}",
-            crate::setup::mcp::NAME,
-            mcp_file.display()
-        );
+        save_mcp(
+            &mut report,
+            mcp_change,
+            &mcp_on_disk,
+            &mcp_config,
+            args.dry_run,
+        )?;
         if !args.project {
             plugin::switch_to_settings(&mut report, ctx, args.dry_run)?;
         }
@@ -131,6 +122,33 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<()> {
         args,
         "Restart Claude Code to load the hooks; `homunculus doctor` checks the wiring.",
     )
+}
+
+/// Writes the MCP server's registration `install` prepared, and says what it did.
+fn save_mcp(
+    report: &mut Report,
+    change: Change,
+    on_disk: &SettingsFile,
+    config: &serde_json::Map<String, serde_json::Value>,
+    dry_run: bool,
+) -> Result<()> {
+    let verb = match (change, dry_run) {
+        (Change::Unchanged, _) => "exists",
+        (Change::Installed, true) => "would install",
+        (_, true) => "would update",
+        (Change::Installed, false) => "installed",
+        (_, false) => "updated",
+    };
+    if !dry_run && verb != "exists" {
+        on_disk.save(config)?;
+    }
+    let _ = writeln!(
+        report.out,
+        "{verb:<13} MCP server {} in {}",
+        crate::setup::mcp::NAME,
+        on_disk.path.display()
+    );
+    Ok(())
 }
 
 /// The optional git step and the closing line.
