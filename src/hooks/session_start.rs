@@ -28,9 +28,10 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
         m.started.get_or_insert_with(|| stamp(ctx.now));
         m.project = Some(ctx.project_name().to_string());
         remember_transcript(ctx, m);
-        let file = m
-            .session_file
-            .get_or_insert_with(|| format!("sessions/{}", session::file_name(ctx.now, &ctx.sid)));
+        let file = m.session_file.get_or_insert_with(|| {
+            let name = session::free_file_name(&ctx.paths.sessions(), ctx.now, &ctx.sid);
+            format!("sessions/{name}")
+        });
         (first, file.clone())
     })?;
     // The count is bookkeeping: a busy or broken identity.json is logged, and the

@@ -42,8 +42,10 @@ pub fn run(ctx: &HookCtx) -> Result<Outcome> {
         let started = m.started.get_or_insert_with(|| stamp(ctx.now));
         let started = parse_date(started).unwrap_or(ctx.now);
         super::session_start::remember_transcript(ctx, m);
-        m.session_file
-            .get_or_insert_with(|| format!("sessions/{}", session::file_name(started, &ctx.sid)));
+        m.session_file.get_or_insert_with(|| {
+            let name = session::free_file_name(&ctx.paths.sessions(), started, &ctx.sid);
+            format!("sessions/{name}")
+        });
         m.clone()
     })?;
     // Replay writes the summary once, at the session's end, not at every turn.

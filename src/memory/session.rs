@@ -81,6 +81,28 @@ pub fn file_name(started: DateTime<Utc>, session_id: &str) -> String {
     format!("{}-{sid8}.md", started.format(FILE_TIME))
 }
 
+/// The summary's file name for a session, unless another session already holds that
+/// name (same second, same first characters of the id): then one that also carries a
+/// hash of the whole id, so no two sessions ever share a summary.
+pub fn free_file_name(dir: &std::path::Path, started: DateTime<Utc>, session_id: &str) -> String {
+    let name = file_name(started, session_id);
+    let taken_by_another = crate::fsutil::read_text(&dir.join(&name)).is_ok_and(|text| {
+        !text.lines().take(40).any(|l| {
+            l.strip_prefix("session_id: ")
+                .is_some_and(|v| v.trim().trim_matches('"') == session_id)
+        })
+    });
+    if !taken_by_another {
+        return name;
+    }
+    let hash = crate::text::fnv1a(session_id.as_bytes()) as u32;
+    format!(
+        "{}-{}-{hash:08x}.md",
+        started.format(FILE_TIME),
+        crate::agent::payload::short_id(session_id)
+    )
+}
+
 /// When a session started, read back from its summary's file stem
 /// (`2026-02-19T174512Z-7c1e5a2b`); `None` for a name `file_name` did not make.
 pub fn started_from_stem(stem: &str) -> Option<DateTime<Utc>> {

@@ -570,3 +570,24 @@ fn session_start_says_where_the_last_session_stopped() {
     );
     assert!(tail.contains("- [ ] quote fields with commas"), "{start}");
 }
+
+#[test]
+fn two_sessions_with_the_same_id_prefix_in_the_same_second_keep_two_summaries() {
+    let env = ready();
+    for sid in [
+        "7c1e5a2b-1111-4e8a-9b6c-2d1f0e9a8b7c",
+        "7c1e5a2b-2222-4e8a-9b6c-2d1f0e9a8b7c",
+    ] {
+        for (event, fixture) in [("session-start", "session_start_startup"), ("stop", "stop")] {
+            let payload = env.payload(fixture).replace(SID, sid);
+            assert_eq!(env.hook_raw(event, payload).code, 0);
+        }
+    }
+    let summaries: Vec<String> = fs::read_dir(env.memory().join("sessions"))
+        .unwrap()
+        .flatten()
+        .map(|e| fs::read_to_string(e.path()).unwrap())
+        .filter(|t| t.contains("7c1e5a2b-"))
+        .collect();
+    assert_eq!(summaries.len(), 2, "{summaries:#?}");
+}
