@@ -52,7 +52,7 @@ pub enum Command {
     /// Rebuild the search index from the markdown files
     Reindex,
     /// Keep the search index in step with hand edits until stopped (Ctrl-C)
-    Watch,
+    Watch(WatchArgs),
     /// Handle a Claude Code hook event (payload on stdin); always exits 0. Registered by
     /// `init` in Claude Code's settings.json; not for running by hand
     Hook(HookArgs),
@@ -80,6 +80,14 @@ pub fn hook_event(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<
         Some("--help" | "-h") => None,
         _ => Some(event.unwrap_or_default()),
     }
+}
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Started by a session's first hook: quiet, and it stops itself after an hour
+    /// without agent activity or when the memory folder goes
+    #[arg(long, hide = true)]
+    pub background: bool,
 }
 
 #[derive(Debug, Args)]

@@ -84,7 +84,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Replay(args) => replay::run(&ctx, &args),
         Command::Search(args) => search::run(&ctx, &args),
         Command::Reindex => reindex::run(&ctx),
-        Command::Watch => watch::run(&ctx),
+        Command::Watch(args) => watch::run(&ctx, &args),
         Command::Injections(args) => injections::run(&ctx, &args),
         Command::Completions(args) => completions::run(&args),
         // `main` routes every `hook` invocation to `run_hook` before parsing (see

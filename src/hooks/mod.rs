@@ -49,6 +49,8 @@ pub struct Outcome {
     /// Start `homunculus observe` detached; `Some(true)`: the builtin engine only (the
     /// context is nearly full, so no room for an llm run).
     pub observe: Option<bool>,
+    /// Start a background `homunculus watch` (none runs for this folder).
+    pub watch: bool,
 }
 
 impl From<Option<Answer>> for Outcome {
@@ -56,6 +58,7 @@ impl From<Option<Answer>> for Outcome {
         Outcome {
             answer,
             observe: None,
+            watch: false,
         }
     }
 }
@@ -270,7 +273,11 @@ pub fn handle(
         replay,
     };
     let mut outcome = match event {
-        HookEvent::SessionStart => session_start::run(&ctx).map(Outcome::from),
+        HookEvent::SessionStart => session_start::run(&ctx).map(|answer| Outcome {
+            answer,
+            observe: None,
+            watch: session_start::wants_watcher(&ctx),
+        }),
         HookEvent::UserPromptSubmit => user_prompt_submit::run(&ctx).map(Outcome::from),
         HookEvent::PreToolUse => pre_tool_use::run(&ctx).map(Outcome::from),
         HookEvent::PostToolUse => {

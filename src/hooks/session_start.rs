@@ -112,3 +112,9 @@ fn last_session(file: &std::path::Path) -> session::Ending {
     };
     session::ending(&String::from_utf8_lossy(&bytes))
 }
+
+/// Whether this session start should start a watcher: configured (the default), not a
+/// replay, and none holds the folder's watch lock (one try of a file lock).
+pub fn wants_watcher(ctx: &HookCtx) -> bool {
+    !ctx.replaying() && ctx.config().index.watch && !crate::index::sync::watch_running(&ctx.paths)
+}

@@ -27,6 +27,22 @@ pub struct Config {
     pub recall: Recall,
     pub context: Context,
     pub git: Git,
+    pub index: IndexConfig,
+}
+
+/// The search index.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct IndexConfig {
+    /// Start `homunculus watch` in the background at a session's start when none runs,
+    /// so hand edits reach search and recall within a second at any size.
+    pub watch: bool,
+}
+
+impl Default for IndexConfig {
+    fn default() -> Self {
+        Self { watch: true }
+    }
 }
 
 /// Which engine learns: the deterministic miners or the configured LLM command. Its
@@ -191,7 +207,7 @@ mod tests {
         assert_eq!(Config::parse(&uncommented).unwrap(), Config::default());
         let settings = uncommented.lines().filter(|l| l.contains(" = ")).count();
         assert_eq!(
-            settings, 16,
+            settings, 17,
             "a setting was added: document it in the template"
         );
     }

@@ -142,3 +142,72 @@ fn after_an_edit_next_to_an_unreadable_file_it_goes_quiet() {
         "it kept indexing: {more:?}"
     );
 }
+
+/// Whether doctor sees a watcher holding the folder's lock.
+fn watcher_runs(env: &TestEnv) -> bool {
+    env.run(&["doctor"])
+        .stdout
+        .contains("a watcher keeps the index in step")
+}
+
+fn within_patience(what: impl Fn() -> bool) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < PATIENCE {
+        if what() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+#[test]
+fn a_session_start_starts_one_watcher_which_leaves_with_the_folder() {
+    let env = TestEnv::with_memory("bash-era");
+    env.run(&["init"]).success();
+    assert!(!watcher_runs(&env));
+    // A fixed clock (tests, reproductions) starts nothing in the background.
+    env.hook("session-start", "session_start_startup");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!watcher_runs(&env));
+    let live = |env: &TestEnv| {
+        let out = env
+            .spawnable()
+            .env_remove("HOMUNCULUS_NOW")
+            .args(["hook", "session-start"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin
+                    .take()
+                    .unwrap()
+                    .write_all(env.payload("session_start_resume").as_bytes())?;
+                c.wait()
+            })
+            .unwrap();
+        assert!(out.success());
+    };
+    live(&env);
+    assert!(within_patience(|| watcher_runs(&env)), "no watcher started");
+    // A hand edit in place reaches search through it.
+    let path = env.instinct("testing-use-nextest");
+    let text = fs::read_to_string(&path).unwrap() + "\n- zqxwatchedword\n";
+    fs::write(&path, text).unwrap();
+    assert!(
+        within_patience(|| env
+            .run(&["search", "zqxwatchedword"])
+            .stdout
+            .contains("testing-use-nextest")),
+        "the edit never reached search"
+    );
+    // More session starts add no second watcher (one lock per folder).
+    live(&env);
+    live(&env);
+    // The folder gone, the watcher leaves; a new folder there has none.
+    fs::remove_dir_all(env.memory()).unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    env.run(&["init"]).success();
+    assert!(!watcher_runs(&env), "the watcher outlived its folder");
+}

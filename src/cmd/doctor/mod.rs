@@ -232,6 +232,17 @@ fn memory_folder(ctx: &Ctx, check: &mut impl FnMut(Level, String)) {
             );
         }
         identity_check(ctx, check);
+        if index::sync::watch_running(&ctx.paths) {
+            check(
+                Level::Ok,
+                "a watcher keeps the index in step with hand edits".into(),
+            );
+        } else {
+            check(
+                Level::Ok,
+                "no watcher runs now (the next session start starts one; `index.watch` in config.toml)".into(),
+            );
+        }
         if let Some(lock) = crate::setup::git::stale_index_lock(&ctx.paths.root) {
             check(
                 Level::Warn,

@@ -83,6 +83,18 @@ pub fn run(env: &Env, event: &str) -> Result<()> {
             &format!("cannot start the observer: {e}"),
         );
     }
+    // A fixed clock is a test or a reproduction: nothing is left running behind it.
+    if outcome.watch
+        && env.homunculus_now.is_none()
+        && let Err(e) = spawn_detached(&paths.root, &["watch", "--background"])
+    {
+        log::hook_error(
+            &paths,
+            now,
+            event,
+            &format!("cannot start the watcher: {e}"),
+        );
+    }
     if let Some(answer) = outcome.answer {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{}", answer.to_json());
@@ -91,16 +103,22 @@ pub fn run(env: &Env, event: &str) -> Result<()> {
     Ok(())
 }
 
-/// Runs `homunculus observe` in its own process group with no inherited pipes, so the
-/// hook (and Claude Code waiting on its pipes) can finish at once.
+/// Runs `homunculus observe` detached (see `spawn_detached`).
 fn spawn_observe(root: &std::path::Path, flush_only: bool) -> std::io::Result<()> {
+    if flush_only {
+        spawn_detached(root, &["observe", "--engine", Engine::Builtin.name()])
+    } else {
+        spawn_detached(root, &["observe"])
+    }
+}
+
+/// Runs `homunculus <args>` in its own process group with no inherited pipes, so the
+/// hook (and Claude Code waiting on its pipes) can finish at once.
+fn spawn_detached(root: &std::path::Path, args: &[&str]) -> std::io::Result<()> {
     use std::os::unix::process::CommandExt;
     let mut cmd = std::process::Command::new(std::env::current_exe()?);
     // In the memory folder, not the project: nothing there can shadow a program.
-    cmd.arg("observe").current_dir(root);
-    if flush_only {
-        cmd.args(["--engine", Engine::Builtin.name()]);
-    }
+    cmd.args(args).current_dir(root);
     cmd.stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
