@@ -31,6 +31,12 @@ pub enum SettingsError {
     ReadOnly(String),
     #[error("{path}: {what}; homunculus will not replace it, nothing was written")]
     Shape { path: String, what: String },
+    /// A settings path that leads somewhere we must not write through: a device, a
+    /// FIFO, another user's file, a folder, or a chain of links too long to follow.
+    #[error(
+        "{path}: {why}; homunculus writes only through to a regular file of yours, nothing was written"
+    )]
+    NotOurs { path: String, why: String },
 }
 
 /// A shape of foreign content we would have to overwrite to install.

@@ -355,3 +355,61 @@ fn hooks_of_another_copy_are_left_alone_and_reported() {
         theirs
     );
 }
+
+/// A FIFO at `path` (what a hostile or confused setup could leave there).
+fn fifo(path: &std::path::Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates a node.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+#[test]
+fn settings_that_lead_to_a_device_a_fifo_or_a_long_chain_are_refused() {
+    let env = TestEnv::new();
+    fs::create_dir_all(env.claude()).unwrap();
+    let settings = env.claude().join("settings.json");
+    // A link to a device: the device stays a device.
+    std::os::unix::fs::symlink("/dev/null", &settings).unwrap();
+    let out = env.run(&["init"]);
+    out.failure();
+    assert!(out.stderr.contains("is not a regular file"), "{out}");
+    {
+        use std::os::unix::fs::FileTypeExt;
+        assert!(
+            fs::metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+    }
+    // A FIFO (directly, or behind a link): refused at once, never waited on.
+    fs::remove_file(&settings).unwrap();
+    let pipe = env.home.join("pipe");
+    fifo(&pipe);
+    std::os::unix::fs::symlink(&pipe, &settings).unwrap();
+    for args in [&["init"][..], &["uninstall"][..]] {
+        let started = std::time::Instant::now();
+        let out = env.run(args);
+        out.failure();
+        assert!(out.stderr.contains("is not a regular file"), "{out}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+    // A chain of 40 links is not cut in the middle.
+    fs::remove_file(&settings).unwrap();
+    let mut next = env.home.join("real.json");
+    fs::write(&next, "{}").unwrap();
+    for n in 0..40 {
+        let link = env.home.join(format!("link{n}"));
+        std::os::unix::fs::symlink(&next, &link).unwrap();
+        next = link;
+    }
+    std::os::unix::fs::symlink(&next, &settings).unwrap();
+    let out = env.run(&["init"]);
+    out.failure();
+    assert!(out.stderr.contains("more than 32 symbolic links"), "{out}");
+    assert_eq!(
+        fs::read_to_string(env.home.join("real.json")).unwrap(),
+        "{}"
+    );
+}

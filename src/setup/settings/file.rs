@@ -49,7 +49,11 @@ pub enum Removal {
 impl SettingsFile {
     /// Reads settings; a missing or blank file is an empty object.
     pub fn open(path: &Path) -> Result<(Self, Map<String, Value>), SettingsError> {
-        let target = resolve_links(path);
+        let target = resolve_links(path).ok_or_else(|| SettingsError::NotOurs {
+            path: path.display().to_string(),
+            why: "a chain of more than 32 symbolic links".into(),
+        })?;
+        refuse_foreign(path, &target)?;
         let original = match std::fs::read(&target) {
             Ok(bytes) => Some(bytes),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -260,9 +264,11 @@ fn protect_numbers(text: &str) -> (String, Vec<String>) {
 
 /// Follows symlinks (a dotfiles setup links `settings.json` into a repository) so the
 /// atomic replace happens at the target and the link stays a link.
-fn resolve_links(path: &Path) -> PathBuf {
+/// Where `path` leads through its symbolic links; `None` past 32 of them (the kernel's
+/// own limit is 40: we stop earlier rather than cut a chain in the middle).
+fn resolve_links(path: &Path) -> Option<PathBuf> {
     let mut current = path.to_path_buf();
-    for _ in 0..32 {
+    for _ in 0..=32 {
         match std::fs::read_link(&current) {
             Ok(next) => {
                 current = match current.parent() {
@@ -270,10 +276,34 @@ fn resolve_links(path: &Path) -> PathBuf {
                     _ => next,
                 }
             }
-            Err(_) => return current,
+            Err(_) => return Some(current),
         }
     }
-    current
+    None
+}
+
+/// Refuses a target that is not a regular file of the user's (when it exists): writing
+/// through would replace a device or hang on a FIFO, and another user's file would
+/// become ours.
+fn refuse_foreign(path: &Path, target: &Path) -> Result<(), SettingsError> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::metadata(target) else {
+        return Ok(());
+    };
+    let why = if !meta.is_file() {
+        Some(format!("{} is not a regular file", target.display()))
+    } else {
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        (meta.uid() != me).then(|| format!("{} belongs to another user", target.display()))
+    };
+    match why {
+        Some(why) => Err(SettingsError::NotOurs {
+            path: path.display().to_string(),
+            why,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Whether we may write `path`: it has a write bit (root passes `access` for any file,
