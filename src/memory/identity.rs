@@ -178,25 +178,49 @@ fn rebuild(paths: &Paths) -> Result<Map<String, Value>, IdentityError> {
         .map(stamp)
         .collect();
     starts.sort();
-    let salvaged = conflict_sides(&String::from_utf8_lossy(&broken))
+    let sides: Vec<Map<String, Value>> = conflict_sides(&String::from_utf8_lossy(&broken))
         .iter()
-        .filter_map(|side| {
-            serde_json::from_str::<Value>(side)
-                .ok()?
-                .get("session_count")?
-                .as_u64()
+        .filter_map(|side| match serde_json::from_str::<Value>(side).ok()? {
+            Value::Object(map) => Some(map),
+            _ => None,
         })
+        .collect();
+    let salvaged = sides
+        .iter()
+        .filter_map(|side| side.get("session_count")?.as_u64())
         .max()
         .unwrap_or(0);
     let mut map = Map::new();
+    // What both sides of a conflict agree on stands (unknown keys included).
+    if let [ours, theirs] = sides.as_slice() {
+        for (key, value) in ours {
+            if theirs.get(key) == Some(value) {
+                map.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    let texts = |key: &str| -> Vec<String> {
+        sides
+            .iter()
+            .filter_map(|side| side.get(key)?.as_str().map(str::to_string))
+            .chain(match key {
+                "created" => starts.first().cloned(),
+                _ => starts.last().cloned(),
+            })
+            .collect()
+    };
     map.insert(
         "session_count".into(),
         json!((starts.len() as u64).max(salvaged)),
     );
-    map.insert("created".into(), json!(starts.first()));
-    map.insert("last_session".into(), json!(starts.last()));
-    map.insert("last_promotion".into(), Value::Null);
-    map.insert("promotion".into(), json!({ "ready": [] }));
+    // RFC 3339 stamps in UTC sort as text: the earliest creation, the latest session.
+    map.insert("created".into(), json!(texts("created").into_iter().min()));
+    map.insert(
+        "last_session".into(),
+        json!(texts("last_session").into_iter().max()),
+    );
+    map.entry("last_promotion").or_insert(Value::Null);
+    map.entry("promotion").or_insert(json!({ "ready": [] }));
     Ok(map)
 }
 
@@ -230,4 +254,38 @@ fn write(paths: &Paths, map: &Map<String, Value>) -> Result<(), IdentityError> {
     text.push('\n');
     fsutil::atomic_write(&paths.identity(), text.as_bytes())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_conflict_keeps_what_both_sides_agree_on() {
+        let m = crate::testutil::Memory::new();
+        let ours = r#"{"session_count": 3, "created": "2026-01-02T00:00:00Z", "last_session": "2026-02-01T00:00:00Z", "last_promotion": "2026-01-20T00:00:00Z", "team": "ledger", "promotion": {"ready": ["git"]}}"#;
+        let theirs = r#"{"session_count": 4, "created": "2026-01-02T00:00:00Z", "last_session": "2026-02-03T00:00:00Z", "last_promotion": "2026-01-20T00:00:00Z", "team": "ledger", "promotion": {"ready": []}}"#;
+        m.write(
+            "identity.json",
+            &format!("<<<<<<< HEAD\n{ours}\n=======\n{theirs}\n>>>>>>> other\n"),
+        );
+        let _lock = FileLock::acquire(&m.paths.lock(&LockName::Identity)).unwrap();
+        let map = rebuild(&m.paths).unwrap();
+        assert_eq!(map["session_count"], 4);
+        assert_eq!(map["created"], "2026-01-02T00:00:00Z");
+        assert_eq!(map["last_session"], "2026-02-03T00:00:00Z");
+        assert_eq!(
+            map["last_promotion"], "2026-01-20T00:00:00Z",
+            "both sides agree"
+        );
+        assert_eq!(
+            map["team"], "ledger",
+            "an unknown key both sides agree on stays"
+        );
+        assert_eq!(
+            map["promotion"],
+            json!({ "ready": [] }),
+            "the sides differ: recomputed later"
+        );
+    }
 }
