@@ -34,15 +34,9 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
         });
         (first, file.clone())
     })?;
-    // The count is bookkeeping: a busy or broken identity.json is logged, and the
-    // memory is injected all the same. A session replayed again was counted before.
-    if first
-        && ctx.replay != Some(super::Replay::Observed)
-        && let Err(e) = identity::update_within(&ctx.paths, crate::memory::memo::WAIT, |identity| {
-            identity.count_session(ctx.now)
-        })
-    {
-        ctx.log(&format!("session not counted: {e}"));
+    // A session replayed again was counted before.
+    if first && ctx.replay != Some(super::Replay::Observed) {
+        count(ctx, false);
     }
     if ctx.replaying() {
         return Ok(None);
@@ -117,4 +111,20 @@ fn last_session(file: &std::path::Path) -> session::Ending {
 /// replay, and none holds the folder's watch lock (one try of a file lock).
 pub fn wants_watcher(ctx: &HookCtx) -> bool {
     !ctx.replaying() && ctx.config().index.watch && !crate::index::sync::watch_running(&ctx.paths)
+}
+
+/// Counts the session in identity.json. The count is bookkeeping: a busy or broken
+/// identity.json is logged, the memory is injected all the same, and the session's
+/// next Stop tries again (the memo says it is not counted yet).
+pub(super) fn count(ctx: &HookCtx, retry: bool) {
+    let counted = identity::update_within(&ctx.paths, crate::memory::memo::WAIT, |identity| {
+        identity.count_session(ctx.now)
+    });
+    let pending = counted.is_err();
+    if let Err(e) = counted {
+        ctx.log(&format!("session not counted yet: {e}"));
+    }
+    if pending || retry {
+        let _ = memo::update(&ctx.paths, &ctx.sid, |m| m.count_pending = pending);
+    }
 }

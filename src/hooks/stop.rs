@@ -48,6 +48,9 @@ pub fn run(ctx: &HookCtx) -> Result<Outcome> {
         });
         m.clone()
     })?;
+    if m.count_pending && !ctx.replaying() {
+        super::session_start::count(ctx, true);
+    }
     // Replay writes the summary once, at the session's end, not at every turn.
     if ctx.replaying() && stop {
         return Ok(Outcome::default());

@@ -328,3 +328,28 @@ fn a_fifo_where_identity_json_should_be_hangs_no_hook() {
         "SessionStart hung on a FIFO identity.json"
     );
 }
+
+#[test]
+fn a_session_started_while_identity_is_busy_is_counted_at_its_stop() {
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    let held = crate::lock::FileLock::acquire(&memory.paths.lock(&crate::lock::LockName::Identity))
+        .unwrap();
+    run(
+        &memory,
+        HookEvent::SessionStart,
+        payload("SessionStart", &cwd, json!({"source": "startup"})),
+    );
+    drop(held);
+    let count = || {
+        crate::memory::identity::read(&memory.paths)
+            .unwrap()
+            .session_count()
+    };
+    assert_eq!(count(), 0, "the lock was busy");
+    let stop = || payload("Stop", &cwd, json!({"stop_hook_active": false}));
+    run(&memory, HookEvent::Stop, stop());
+    assert_eq!(count(), 1, "counted at the stop");
+    run(&memory, HookEvent::Stop, stop());
+    assert_eq!(count(), 1, "and only once");
+}

@@ -22,6 +22,9 @@ pub struct Memo {
     pub started: Option<String>,
     pub project: Option<String>,
     pub counted: bool,
+    /// Counting it in identity.json failed (the lock was busy): the next Stop tries again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub count_pending: bool,
     pub turns: u32,
     /// Index ids (relative paths) of items injected in this session.
     pub injected: Vec<String>,
