@@ -38,7 +38,7 @@ pub struct Payload {
     #[serde(deserialize_with = "any_response")]
     pub tool_response: ToolResponse,
     /// PostToolUseFailure: the error text, and whether the user interrupted the call.
-    #[serde(deserialize_with = "any_text")]
+    #[serde(deserialize_with = "clipped_text")]
     pub error: Option<String>,
     #[serde(deserialize_with = "any_flag")]
     pub is_interrupt: bool,
@@ -88,9 +88,9 @@ pub struct ToolResponse {
     #[serde(deserialize_with = "any_flag")]
     pub interrupted: bool,
     /// Bash: what the command printed (read for "nothing happened", never stored).
-    #[serde(deserialize_with = "any_text")]
+    #[serde(deserialize_with = "clipped_text")]
     pub stdout: Option<String>,
-    #[serde(deserialize_with = "any_text")]
+    #[serde(deserialize_with = "clipped_text")]
     pub stderr: Option<String>,
     /// An agent that reports a command's exit status (Codex does): non-zero is a failure.
     #[serde(deserialize_with = "any_integer", alias = "exitCode")]
@@ -126,6 +126,89 @@ fn any_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error>
     })
 }
 
+/// How much of a long text field (a tool's output, an error) a hook keeps: the start
+/// and the end, where failures and their causes are, and nothing in between.
+pub const CLIP: usize = 64 * 1024;
+
+/// A text field kept to `CLIP` bytes (its head and tail), read without holding the
+/// whole of it twice: an unescaped string is read in place.
+fn clipped_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    struct Clipped;
+    impl<'de> serde::de::Visitor<'de> for Clipped {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any value")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(clip(v)))
+        }
+        fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+            Ok(Some(clip(v)))
+        }
+        fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Self::Value, E> {
+            Ok(Some(clip(&v)))
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut a: A,
+        ) -> Result<Self::Value, A::Error> {
+            while a.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut a: A,
+        ) -> Result<Self::Value, A::Error> {
+            while a
+                .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                .is_some()
+            {}
+            Ok(None)
+        }
+    }
+    d.deserialize_any(Clipped)
+}
+
+/// The first and last `CLIP / 2` bytes of `text` (on character boundaries), joined by a
+/// line that says what was left out.
+fn clip(text: &str) -> String {
+    if text.len() <= CLIP {
+        return text.to_string();
+    }
+    let mut head = CLIP / 2;
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len() - CLIP / 2;
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    format!(
+        "{}\n[… {} bytes left out …]\n{}",
+        &text[..head],
+        tail - head,
+        &text[tail..]
+    )
+}
+
 fn any_flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     Ok(Value::deserialize(d)?.as_bool().unwrap_or(false))
 }
@@ -139,7 +222,7 @@ fn any_response<'de, D: Deserializer<'de>>(d: D) -> Result<ToolResponse, D::Erro
     Ok(match Value::deserialize(d)? {
         value @ Value::Object(_) => serde_json::from_value(value).unwrap_or_default(),
         Value::String(text) => ToolResponse {
-            text: Some(text),
+            text: Some(clip(&text)),
             ..ToolResponse::default()
         },
         _ => ToolResponse::default(),
@@ -178,11 +261,14 @@ fn any_list<'de, D: Deserializer<'de>, T: DeserializeOwned + Default>(
 }
 
 /// Parses bytes as a JSON object into `T`; `None` for anything that is not an object.
+/// Straight from the bytes into `T`, with no JSON tree in between: a hook's memory stays
+/// near the payload's own size (a 50 MB payload used to take twice that again).
 fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Option<T> {
-    match serde_json::from_slice::<Value>(bytes) {
-        Ok(v @ Value::Object(_)) => serde_json::from_value(v).ok(),
-        _ => None,
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace())?;
+    if *first != b'{' {
+        return None;
     }
+    serde_json::from_slice(bytes).ok()
 }
 
 impl Payload {
@@ -290,6 +376,26 @@ mod tests {
             short_id("01a213b5-294a-7431-9dbd-df99ebb8076e")
         );
         assert_eq!(short_id("abc"), "abc");
+    }
+
+    #[test]
+    fn long_outputs_keep_their_head_and_tail() {
+        let out = format!(
+            "start{}é{}the real error",
+            "x".repeat(100_000),
+            "y".repeat(100_000)
+        );
+        let p = Payload::parse(
+            serde_json::json!({"session_id": "s", "tool_response": {"stdout": out, "stderr": 7}})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap();
+        let kept = p.tool_response.stdout.unwrap();
+        assert!(kept.len() < CLIP + 100, "{}", kept.len());
+        assert!(kept.starts_with("start") && kept.ends_with("the real error"));
+        assert!(kept.contains("bytes left out"));
+        assert_eq!(p.tool_response.stderr, None);
     }
 
     #[test]

@@ -206,12 +206,7 @@ pub fn handle_bytes(
     let event_name = event.cli_name();
     let Some(input) = input else {
         ensure_layout(paths, now)?;
-        log::hook_error(
-            paths,
-            now,
-            event_name,
-            "payload larger than 64 MiB; skipped",
-        );
+        log::hook_error(paths, now, event_name, "payload larger than 8 MiB; skipped");
         return Ok(Outcome::default());
     };
     let Some(payload) = Payload::parse(&input) else {

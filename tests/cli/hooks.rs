@@ -232,10 +232,14 @@ fn observer_child_does_nothing() {
 #[test]
 fn hostile_input_is_skipped_cleanly() {
     let env = ready();
-    let huge = format!(
-        "{{\"session_id\":\"{SID}\",\"cwd\":\"/tmp\",\"tool_name\":\"Write\",\"tool_input\":{{\"file_path\":\"/tmp/x\",\"content\":\"{}\"}}}}",
-        "x".repeat(10 * 1024 * 1024)
-    );
+    let write_of = |bytes: usize| {
+        format!(
+            "{{\"session_id\":\"{SID}\",\"cwd\":\"/tmp\",\"tool_name\":\"Write\",\"tool_input\":{{\"file_path\":\"/tmp/x\",\"content\":\"{}\"}}}}",
+            "x".repeat(bytes)
+        )
+    };
+    // Over the 8 MiB a hook reads: skipped and logged; under it: handled.
+    let (huge, large) = (write_of(10 * 1024 * 1024), write_of(6 * 1024 * 1024));
     let cases: Vec<(&str, Vec<u8>, bool)> = vec![
         ("post-tool-use", Vec::new(), true),
         (
@@ -272,7 +276,8 @@ fn hostile_input_is_skipped_cleanly() {
             false,
         ),
         ("no-such-event", b"{}".to_vec(), true),
-        ("post-tool-use", huge.into_bytes(), false),
+        ("post-tool-use", huge.into_bytes(), true),
+        ("post-tool-use", large.into_bytes(), false),
     ];
     env.project();
     let outside = |env: &TestEnv| -> Vec<_> {

@@ -18,7 +18,11 @@ use crate::log;
 use crate::observer::Engine;
 
 /// The most payload a hook reads into memory; the rest is drained and the event skipped.
-const MAX_PAYLOAD: usize = 64 * 1024 * 1024;
+/// The largest payload a hook reads (8 MiB): with the parse keeping only excerpts of
+/// long fields, a hook stays under 32 MB of memory on any input. Claude Code's own tool
+/// outputs are capped far below this; a larger payload (a Write of a huge file) is
+/// skipped and logged.
+const MAX_PAYLOAD: usize = 8 * 1024 * 1024;
 
 /// Reads the whole payload (Claude Code writes it and closes the pipe); `None` when it
 /// is larger than we are willing to hold.
