@@ -5,8 +5,9 @@
 //! What a hook may do (it runs inside the agent's loop, on every tool call):
 //! - wait for a lock only briefly: `FileLock::try_acquire_for` with a few milliseconds,
 //!   never `FileLock::acquire`; when busy, log and move on;
-//! - build a missing index only up to `HOOK_INDEX_BUILD_LIMIT` items, and sync only the
-//!   journaled changes (`sync::Mode::Bounded`);
+//! - build a missing index only up to `HOOK_INDEX_BUILD_LIMIT` items and
+//!   `HOOK_INDEX_BUILD_BYTES` bytes, never waiting for another process's build, and sync
+//!   only the journaled changes (`sync::Mode::Bounded`);
 //! - never read every pending observation file: `observer::is_due` stops counting at the
 //!   threshold;
 //! - never start the observer or anything slow itself: `Stop` asks its caller to start
@@ -41,6 +42,8 @@ pub type Result<T> = anyhow::Result<T>;
 
 /// Up to this many item files, a hook may build a missing index itself.
 const HOOK_INDEX_BUILD_LIMIT: usize = 2_000;
+/// And at most this many bytes of markdown (2,000 files of 2 KB, as memories are).
+const HOOK_INDEX_BUILD_BYTES: u64 = 4 * 1024 * 1024;
 
 /// What one hook decided: the answer to print, and whether the observer should run.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -112,13 +115,24 @@ impl HookCtx {
     pub fn index(&self) -> Option<(Index, IndexReader)> {
         let index = match Index::open_current(&self.paths) {
             Some(index) => index,
-            None if item_count(&self.paths) <= HOOK_INDEX_BUILD_LIMIT => {
-                let (index, _) =
-                    crate::index::open_synced(&self.paths, self.now.timestamp()).ok()?;
-                index
+            None if small_enough_to_build(&self.paths) => {
+                let built = crate::index::open_synced_waiting(
+                    &self.paths,
+                    self.now.timestamp(),
+                    Some(std::time::Duration::from_millis(50)),
+                );
+                match built {
+                    Ok((index, _)) => index,
+                    Err(e) => {
+                        self.log(&format!("no search index yet ({e}); it is being built"));
+                        return None;
+                    }
+                }
             }
             None => {
-                self.log("no search index yet; run `homunculus reindex`");
+                self.log(
+                    "no search index yet; the background watcher or `homunculus reindex` builds it",
+                );
                 return None;
             }
         };
@@ -188,11 +202,25 @@ impl HookCtx {
     }
 }
 
-fn item_count(paths: &Paths) -> usize {
-    crate::memory::kind::ITEM_DIRS
-        .iter()
-        .map(|d| std::fs::read_dir(paths.root.join(d.dir)).map_or(0, Iterator::count))
-        .sum()
+/// Whether a missing index is small enough for a hook to build it inline: at most
+/// `HOOK_INDEX_BUILD_LIMIT` files and `HOOK_INDEX_BUILD_BYTES` bytes (a few large
+/// files can take longer than many small ones). Stops counting at the first limit.
+fn small_enough_to_build(paths: &Paths) -> bool {
+    let (mut files, mut bytes) = (0usize, 0u64);
+    for d in crate::memory::kind::ITEM_DIRS {
+        for entry in std::fs::read_dir(paths.root.join(d.dir))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            files += 1;
+            bytes += entry.metadata().map_or(0, |m| m.len());
+            if files > HOOK_INDEX_BUILD_LIMIT || bytes > HOOK_INDEX_BUILD_BYTES {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Handles one raw payload as a live hook reads it: `None` when it was too large to read.

@@ -65,6 +65,15 @@ impl Index {
     /// version, or unreadable. Returns whether it was (re)created: the caller then syncs
     /// everything in.
     pub fn open(paths: &Paths) -> Result<(Self, bool), IndexError> {
+        Self::open_waiting(paths, None)
+    }
+
+    /// `open`, waiting at most `wait` for another process that is creating the index
+    /// (`Lock(Busy)` after that): a hook must not wait seconds for someone else's build.
+    pub fn open_waiting(
+        paths: &Paths,
+        wait: Option<std::time::Duration>,
+    ) -> Result<(Self, bool), IndexError> {
         let dir = tantivy_dir(paths);
         let (schema, fields) = schema::build();
         if is_current(paths)
@@ -73,7 +82,11 @@ impl Index {
             return Ok((Self::wrap(inner, fields, dir), false));
         }
         // Recreate under the writer lock, unless another process just did.
-        let _lock = crate::lock::FileLock::acquire(&paths.lock(&LockName::Index))?;
+        let lock_path = paths.lock(&LockName::Index);
+        let _lock = match wait {
+            None => crate::lock::FileLock::acquire(&lock_path)?,
+            Some(wait) => crate::lock::FileLock::try_acquire_for(&lock_path, wait)?,
+        };
         if let Some(inner) = open_existing(&dir, &schema) {
             return Ok((Self::wrap(inner, fields, dir), false));
         }
@@ -164,7 +177,16 @@ fn open_existing(dir: &Path, schema: &tantivy::schema::Schema) -> Option<tantivy
 /// Opens the index and brings it up to date with the files: the first step of `search`
 /// and `status`. A corrupt index is rebuilt; a busy writer means searching what is there.
 pub fn open_synced(paths: &Paths, now_unix: i64) -> Result<(Index, SyncReport), IndexError> {
-    let (index, created) = Index::open(paths)?;
+    open_synced_waiting(paths, now_unix, None)
+}
+
+/// `open_synced`, waiting at most `wait` for another process creating the index.
+pub fn open_synced_waiting(
+    paths: &Paths,
+    now_unix: i64,
+    wait: Option<std::time::Duration>,
+) -> Result<(Index, SyncReport), IndexError> {
+    let (index, created) = Index::open_waiting(paths, wait)?;
     let mode = if created {
         sync::Mode::Full
     } else {

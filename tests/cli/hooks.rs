@@ -596,3 +596,50 @@ fn two_sessions_with_the_same_id_prefix_in_the_same_second_keep_two_summaries() 
         .collect();
     assert_eq!(summaries.len(), 2, "{summaries:#?}");
 }
+
+#[test]
+fn a_hook_never_waits_for_or_takes_on_a_large_index_build() {
+    use std::os::fd::AsRawFd;
+    let env = ready();
+    let index = env.memory().join(".index");
+    let session_start = |env: &TestEnv| {
+        let started = std::time::Instant::now();
+        let out = env.hook("session-start", "session_start_startup");
+        assert_eq!(out.code, 0, "{out}");
+        started.elapsed()
+    };
+    // No index, and another process holds the index lock (it is building one).
+    std::fs::remove_dir_all(&index).unwrap();
+    let lock_path = env.memory().join("state/locks/index.lock");
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .unwrap();
+    // SAFETY: a valid descriptor of a file we opened.
+    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
+    assert!(session_start(&env) < std::time::Duration::from_secs(2));
+    assert!(
+        hooks_log(&env).contains("it is being built"),
+        "{}",
+        hooks_log(&env)
+    );
+    drop(lock);
+    // Few files but large ones: left to the watcher or `reindex`, not built inline.
+    let body = "word ".repeat(27_000);
+    for n in 0..40 {
+        std::fs::write(
+            env.memory().join(format!("episodes/2026-02-01-big-{n}.md")),
+            format!("---\ndate: 2026-02-01\nproject: ledger-svc\n---\n\n# Big {n}\n\n{body}\n"),
+        )
+        .unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&index);
+    session_start(&env);
+    assert!(
+        !index.join("meta.json").exists(),
+        "a hook built a 5 MB index inline"
+    );
+    assert!(hooks_log(&env).contains("builds it"), "{}", hooks_log(&env));
+}
