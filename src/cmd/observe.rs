@@ -35,7 +35,15 @@ pub fn run(ctx: &Ctx, args: &ObserveArgs) -> Result<()> {
         force: args.force,
         drain: false,
     };
-    let report = observer::run(&ctx.paths, &config, opts, ctx.now)?;
+    // Started detached by a hook, nobody reads this process's stderr: a failed run is
+    // written to observer.log, where doctor finds it.
+    let report = observer::run(&ctx.paths, &config, opts, ctx.now).inspect_err(|e| {
+        crate::log::append(
+            &ctx.paths,
+            "observer.log",
+            &format!("{} run failed: {e}", crate::text::stamp(ctx.now)),
+        );
+    })?;
     let mut out = String::new();
     if report.resumed {
         let _ = writeln!(out, "Finished an interrupted run first.");

@@ -415,3 +415,30 @@ fn a_config_others_can_write_never_runs_its_command() {
         "{doctor}"
     );
 }
+
+#[test]
+fn a_failed_run_is_logged_and_doctor_says_so() {
+    let env = TestEnv::with_memory("bash-era");
+    env.run(&["init"]).success();
+    // The detached observer's stderr goes nowhere: its failure must reach the log.
+    let out = env
+        .cmd()
+        .env("PATH", "/usr/bin:/bin")
+        .args(["observe", "--engine", "llm", "--force"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let log = env.read("logs/observer.log");
+    assert!(log.contains("run failed: llm engine"), "{log}");
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor.stdout.contains("the observer's last run failed"),
+        "{doctor}"
+    );
+    env.run(&["observe", "--force"]).success();
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor.stdout.contains("the observer's last run: "),
+        "{doctor}"
+    );
+}

@@ -232,6 +232,7 @@ fn memory_folder(ctx: &Ctx, check: &mut impl FnMut(Level, String)) {
             );
         }
         identity_check(ctx, check);
+        observer_check(ctx, check);
         if index::sync::watch_running(&ctx.paths) {
             check(
                 Level::Ok,
@@ -300,6 +301,45 @@ fn wired_by_plugin(
             "self-test: the plugin's hook commands run, record and answer in protocol JSON (in a scratch folder)".into(),
         ),
         Err(why) => check(Level::Fail, format!("self-test: {why}")),
+    }
+}
+
+/// The observer's last run, from `logs/observer.log`: a run that failed (or whose
+/// operations failed) is a warning with its reason.
+fn observer_check(ctx: &Ctx, check: &mut impl FnMut(Level, String)) {
+    let log = ctx.paths.logs().join("observer.log");
+    let Some(tail) = crate::fsutil::read_tail(&log, 16 * 1024) else {
+        return;
+    };
+    let tail = String::from_utf8_lossy(&tail);
+    let Some(last_run) = tail
+        .lines()
+        .rev()
+        .find(|l| l.contains(" observed ") || l.contains(" run failed: "))
+    else {
+        return;
+    };
+    let errors_after: Vec<&str> = tail
+        .lines()
+        .skip_while(|l| *l != last_run)
+        .skip(1)
+        .filter(|l| l.contains(" error: ") || l.contains(" git: "))
+        .collect();
+    if last_run.contains(" run failed: ") {
+        check(
+            Level::Warn,
+            format!("the observer's last run failed: {last_run}"),
+        );
+    } else if let Some(first) = errors_after.first() {
+        check(
+            Level::Warn,
+            format!(
+                "the observer's last run had {} error(s), first: {first}",
+                errors_after.len()
+            ),
+        );
+    } else {
+        check(Level::Ok, format!("the observer's last run: {last_run}"));
     }
 }
 
