@@ -9,8 +9,11 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+mod email;
 mod near;
 mod value;
+
+pub use email::mask_emails;
 
 use value::is_secret_value;
 

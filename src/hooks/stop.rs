@@ -74,13 +74,18 @@ pub fn run(ctx: &HookCtx) -> Result<Outcome> {
         .find_map(|o| o.prompt.as_deref().filter(|_| o.tool.is_none()))
         .and_then(|p| p.lines().map(str::trim).find(|l| !l.is_empty()))
         .map(|l| crate::text::one_line(l, 80));
+    let title = m
+        .title
+        .as_deref()
+        .or(first_request.as_deref())
+        .map(|t| crate::agent::redact::mask_emails(t).into_owned());
     let who = session::Identity {
         session_id: ctx.payload.session_id.as_deref().unwrap_or(&ctx.sid),
         project: ctx.project_name(),
         directory: ctx.payload.cwd.as_deref().unwrap_or(""),
         started,
         continues_from: continues_from.as_deref(),
-        title: m.title.as_deref().or(first_request.as_deref()),
+        title: title.as_deref(),
         open_tasks: &m.open_tasks,
     };
     let store = Store::impatient(&ctx.paths, Duration::from_millis(50));

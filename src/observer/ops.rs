@@ -135,6 +135,10 @@ fn clean(text: &mut String) {
     if let std::borrow::Cow::Owned(redacted) = crate::agent::redact::redact(text) {
         *text = redacted;
     }
+    // What the observer writes is a memory file: personal addresses are masked too.
+    if let std::borrow::Cow::Owned(masked) = crate::agent::redact::mask_emails(text) {
+        *text = masked;
+    }
 }
 
 /// A file name without a secret in it: a token can hide in a slug with its

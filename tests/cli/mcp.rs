@@ -264,6 +264,18 @@ fn remember_writes_a_user_rule_through_the_same_rules_as_learning() {
         !written.contains("project:"),
         "everywhere means no project:\n{written}"
     );
+    // An address is personal data: masked in the memory file.
+    let mail = client
+        .call(
+            "remember",
+            json!({"text": "send the release notes to alice.smith@corp.example.com"}),
+        )
+        .unwrap();
+    let written = env.read(mail["id"].as_str().unwrap());
+    assert!(
+        !written.contains("alice.smith@") && written.contains("a…@corp.example.com"),
+        "{written}"
+    );
     // Found by the CLI's search as well: one index, one implementation.
     let out = env.run(&["search", "migrations", "--json"]);
     assert!(out.stdout.contains(&id), "{out}");
