@@ -353,3 +353,37 @@ fn a_session_started_while_identity_is_busy_is_counted_at_its_stop() {
     run(&memory, HookEvent::Stop, stop());
     assert_eq!(count(), 1, "and only once");
 }
+
+#[test]
+fn an_instinct_the_user_confirmed_reaches_the_model_as_theirs_however_old() {
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    memory.instinct(
+        "testing-nextest",
+        0.8,
+        "2025-01-01T00:00:00Z",
+        "2025-02-01T00:00:00Z",
+        "confirmed_by: user\n",
+    );
+    memory.instinct(
+        "testing-old-and-unconfirmed",
+        0.8,
+        "2025-01-01T00:00:00Z",
+        "2025-02-01T00:00:00Z",
+        "",
+    );
+    let start = run(
+        &memory,
+        HookEvent::SessionStart,
+        payload("SessionStart", &cwd, json!({"source": "startup"})),
+    );
+    let text = context(&start);
+    assert!(
+        text.contains("use cargo nextest run for testing-nextest [the user confirmed it]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("for testing-old-and-unconfirmed [0.20"),
+        "an old, unconfirmed lesson still shows its decay: {text}"
+    );
+}

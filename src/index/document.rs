@@ -91,6 +91,9 @@ fn retired(fields: &Fields, relative: &Path, stamp: Stamp) -> TantivyDocument {
     doc
 }
 
+/// The flag of an instinct the user vouched for (`confirmed_by: user`).
+pub const CONFIRMED_BY_USER: &str = "user-confirmed";
+
 /// The flag of an episode seen in two sessions or stated by the user.
 pub const CONFIRMED: &str = "confirmed";
 
@@ -101,7 +104,12 @@ fn add_instinct(doc: &mut TantivyDocument, fields: &Fields, i: &Instinct) {
     add_opt(doc, fields.project, i.project.as_deref());
     add_scope(doc, fields, i.project.as_deref());
     add_globs(doc, fields, &i.paths);
-    for (on, flag) in [(i.promoted, "promoted"), (i.disputed, "disputed")] {
+    let confirmed = i.confirmed_by.as_deref() == Some("user");
+    for (on, flag) in [
+        (i.promoted, "promoted"),
+        (i.disputed, "disputed"),
+        (confirmed, CONFIRMED_BY_USER),
+    ] {
         if on {
             doc.add_text(fields.flags, flag);
         }

@@ -77,6 +77,9 @@ fn scoped(f: &Fields, kinds: &[Kind], project: &str) -> Vec<(Occur, Box<dyn Quer
     ]
 }
 
+/// The least confidence an instinct the user confirmed is recalled with.
+const CONFIRMED_FLOOR: f64 = 0.7;
+
 fn effective(kind: Kind, confidence: f64, decay_origin: i64, now: i64) -> f64 {
     match kind {
         Kind::Instinct => crate::memory::confidence::effective_at(confidence, decay_origin, now),
@@ -107,9 +110,16 @@ pub(crate) fn load(
         .and_then(|v| v.as_f64())
         .unwrap_or(0.0);
     let project = text(f.project);
+    let flags = all(f.flags);
+    let mut confidence = effective(kind, confidence, int(f.decay_origin), now);
+    // What the user vouched for does not fade below this with time: their word is the
+    // evidence (feedback strong, an accept in review).
+    if kind == Kind::Instinct && flags.iter().any(|f| f == crate::index::CONFIRMED_BY_USER) {
+        confidence = confidence.max(CONFIRMED_FLOOR);
+    }
     Ok(Item {
         id: text(f.path),
-        confidence: effective(kind, confidence, int(f.decay_origin), now),
+        confidence,
         name: text(f.name),
         title: text(f.title),
         trigger: text(f.trigger),
@@ -118,7 +128,7 @@ pub(crate) fn load(
         project: (!project.is_empty()).then_some(project),
         date: int(f.last_seen).max(int(f.created)),
         globs: all(f.globs),
-        flags: all(f.flags),
+        flags,
         command: Some(text(f.command)).filter(|c| !c.is_empty()),
         kind,
         why: Vec::new(),

@@ -202,6 +202,9 @@ pub fn session_start(
 fn advice(i: &Item) -> (String, String) {
     let trigger = i.trigger.trim_matches('"').to_string();
     // Whose words: what the user said weighs differently from what was observed.
+    if i.flags.iter().any(|f| f == crate::index::CONFIRMED_BY_USER) {
+        return (trigger, format!("{} [the user confirmed it]", i.action));
+    }
     let what = match crate::index::search::provenance_of(i.flags.iter().map(String::as_str)) {
         Some("user") => format!("{} [{:.2}, the user said so]", i.action, i.confidence),
         Some("model") => format!("{} [{:.2}, observed]", i.action, i.confidence),
