@@ -3,10 +3,10 @@
 
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::schema::IndexRecordOption;
 use tantivy::{IndexReader, TantivyDocument, Term};
 
-use super::search::{Hit, Snippet, lesson, provenance_of};
+use super::search::{Hit, Snippet, hit};
 use super::{Index, IndexError};
 
 /// How many items each project holds (from the index's term dictionary: no document is
@@ -102,20 +102,7 @@ pub fn newest(
     let mut hits = Vec::new();
     for (_, address) in searcher.search(&BooleanQuery::new(clauses), &newest)? {
         let doc: TantivyDocument = searcher.doc(address)?;
-        let text = |field| super::stored_text(&doc, field);
-        let project = text(f.project);
-        let flags: Vec<&str> = doc.get_all(f.flags).filter_map(|v| v.as_str()).collect();
-        hits.push(Hit {
-            path: text(f.path),
-            kind: text(f.kind),
-            name: text(f.name),
-            title: text(f.title),
-            lesson: lesson(&text(f.action), &text(f.gist)),
-            score: 0.0,
-            snippet: Snippet::default(),
-            project: (!project.is_empty()).then_some(project),
-            provenance: provenance_of(flags).map(str::to_string),
-        });
+        hits.push(hit(f, &doc, 0.0, Snippet::default()));
     }
     Ok(hits)
 }

@@ -438,32 +438,36 @@ pub fn search(
     let mut hits = Vec::with_capacity(top.len());
     for (score, address) in top {
         let doc: TantivyDocument = searcher.doc(address)?;
-        let text = |field| super::stored_text(&doc, field);
         let snippet = generators
             .iter()
             .map(|g| g.snippet_from_doc(&doc))
             .find(|s| !s.highlighted().is_empty())
             .map(|s| Snippet::new(s.fragment(), s.highlighted()))
             .unwrap_or_default();
-        let project = text(f.project);
-        let flags: Vec<&str> = doc.get_all(f.flags).filter_map(|v| v.as_str()).collect();
-        let provenance = provenance_of(flags).map(str::to_string);
-        hits.push(Hit {
-            path: text(f.path),
-            kind: text(f.kind),
-            name: text(f.name),
-            title: text(f.title),
-            lesson: lesson(&text(f.action), &text(f.gist)),
-            score,
-            snippet,
-            project: (!project.is_empty()).then_some(project),
-            provenance,
-        });
+        hits.push(hit(f, &doc, score, snippet));
     }
     Ok(hits)
 }
 
-pub(crate) fn lesson(action: &str, gist: &str) -> String {
+/// A hit from a stored document (`score` and `snippet` are the caller's).
+pub(crate) fn hit(f: &Fields, doc: &TantivyDocument, score: f32, snippet: Snippet) -> Hit {
+    let text = |field| super::stored_text(doc, field);
+    let project = text(f.project);
+    let flags: Vec<&str> = doc.get_all(f.flags).filter_map(|v| v.as_str()).collect();
+    Hit {
+        path: text(f.path),
+        kind: text(f.kind),
+        name: text(f.name),
+        title: text(f.title),
+        lesson: lesson(&text(f.action), &text(f.gist)),
+        score,
+        snippet,
+        project: (!project.is_empty()).then_some(project),
+        provenance: provenance_of(flags).map(str::to_string),
+    }
+}
+
+fn lesson(action: &str, gist: &str) -> String {
     let line = if action.trim().is_empty() {
         gist
     } else {
