@@ -1,6 +1,8 @@
 //! Search across every kind of memory, for the CLI (one question per process) and the
 //! MCP server (an index held open across questions, brought up to date before each).
 
+use std::sync::Mutex;
+
 use tantivy::IndexReader;
 
 use crate::index::search::{Hit, SearchOptions};
@@ -64,5 +66,27 @@ impl Finder {
         self.with(paths, opts.now_unix, |idx, reader| {
             index::search::search(idx, reader, text, opts)
         })
+    }
+}
+
+/// A `Finder` opened on first use and shared by the requests of a long-running server
+/// (the MCP server, the review screen).
+#[derive(Default)]
+pub struct Shared(Mutex<Option<Finder>>);
+
+impl Shared {
+    /// Runs `work` with the open index, opening it on first use. The error is a message
+    /// for the server to answer with.
+    pub fn with<T>(
+        &self,
+        paths: &Paths,
+        now_unix: i64,
+        work: impl FnOnce(&mut Finder) -> Result<T, IndexError>,
+    ) -> Result<T, String> {
+        let mut slot = self.0.lock().map_err(|e| e.to_string())?;
+        if slot.is_none() {
+            *slot = Some(Finder::open(paths, now_unix).map_err(|e| e.to_string())?);
+        }
+        work(slot.as_mut().expect("opened above")).map_err(|e| e.to_string())
     }
 }

@@ -37,6 +37,14 @@ pub fn reindex(paths: &Paths, now_unix: i64) -> Result<(), IndexError> {
     crate::index::sync::note_changed(paths, now_unix).map(|_| ())
 }
 
+/// After a change a server made (MCP, the review screen): the index takes it in and git
+/// records it when configured. Both are best effort there: the change itself is made,
+/// and the index is a cache.
+pub fn after_change(paths: &Paths, now_unix: i64, message: &str, files: &[PathBuf]) {
+    let _ = reindex(paths, now_unix);
+    let _ = commit(paths, message, files);
+}
+
 /// Commits the files a change wrote when the memory folder is a git repository and
 /// `git.commit` is on, leaving the user's other edits out. Returns whether it committed.
 pub fn commit(paths: &Paths, message: &str, files: &[PathBuf]) -> Result<bool, String> {

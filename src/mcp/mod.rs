@@ -4,7 +4,7 @@
 
 mod params;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use rmcp::handler::server::wrapper::Parameters;
@@ -12,7 +12,8 @@ use rmcp::model::CallToolResult;
 use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
 
-use crate::ask::{self, AskError, find::Finder};
+use crate::ask::find::{Finder, Shared};
+use crate::ask::{self, AskError};
 use crate::index::SearchOptions;
 use crate::memory::confidence::Feedback;
 use crate::memory::kind::Kind;
@@ -27,7 +28,7 @@ pub struct Server {
     paths: Paths,
     clock: Clock,
     project: Option<String>,
-    finder: Arc<Mutex<Option<Finder>>>,
+    finder: Arc<Shared>,
 }
 
 /// Serves the protocol on stdin/stdout until the client closes it.
@@ -36,7 +37,7 @@ pub fn serve(paths: Paths, clock: Clock, project: Option<String>) -> std::io::Re
         paths,
         clock,
         project,
-        finder: Arc::new(Mutex::new(None)),
+        finder: Arc::new(Shared::default()),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -83,18 +84,14 @@ impl Server {
         &self,
         work: impl FnOnce(&mut Finder) -> Result<T, crate::index::IndexError>,
     ) -> Result<T, ErrorData> {
-        let mut slot = self.finder.lock().map_err(internal)?;
-        if slot.is_none() {
-            *slot = Some(Finder::open(&self.paths, self.now().timestamp()).map_err(internal)?);
-        }
-        let finder = slot.as_mut().expect("opened above");
-        work(finder).map_err(internal)
+        self.finder
+            .with(&self.paths, self.now().timestamp(), work)
+            .map_err(internal)
     }
 
     /// After a change: the index takes it in, and git records it when configured.
     fn changed(&self, message: &str, files: &[std::path::PathBuf]) {
-        let _ = ask::reindex(&self.paths, self.now().timestamp());
-        let _ = ask::commit(&self.paths, message, files);
+        ask::after_change(&self.paths, self.now().timestamp(), message, files);
     }
 }
 

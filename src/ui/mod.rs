@@ -19,7 +19,8 @@ use axum::routing::{get, post};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use crate::ask::{self, find::Finder};
+use crate::ask;
+use crate::ask::find::{Finder, Shared};
 use crate::paths::Paths;
 use guard::Guard;
 use pages::Frame;
@@ -31,10 +32,10 @@ struct App {
     paths: Paths,
     clock: Clock,
     guard: Guard,
-    finder: Mutex<Option<Finder>>,
+    finder: Shared,
     /// The instincts waiting for review, and the state of their files they were read
     /// from: parsed again only when a file changed.
-    waiting: Mutex<(u64, std::sync::Arc<pages::Waiting>)>,
+    waiting: Mutex<(u64, Arc<pages::Waiting>)>,
 }
 
 /// Serves until Ctrl-C. `port` 0 takes a free one; `ready` gets the URL (with the token)
@@ -60,10 +61,10 @@ pub fn serve(
             paths,
             clock,
             guard,
-            finder: Mutex::new(None),
+            finder: Shared::default(),
             waiting: Mutex::new((
                 0,
-                std::sync::Arc::new(pages::Waiting {
+                Arc::new(pages::Waiting {
                     items: Vec::new(),
                     broken: Vec::new(),
                 }),
@@ -146,18 +147,18 @@ impl App {
     }
 
     /// What waits for review; the files are only stat'ed when none changed.
-    fn waiting(&self) -> std::sync::Arc<pages::Waiting> {
+    fn waiting(&self) -> Arc<pages::Waiting> {
         let key = files_state(&[
             self.paths.personal_instincts(),
             self.paths.inherited_instincts(),
         ]);
         let Ok(mut cached) = self.waiting.lock() else {
-            return std::sync::Arc::new(pages::waiting(&self.paths));
+            return Arc::new(pages::waiting(&self.paths));
         };
         if cached.0 != key {
-            *cached = (key, std::sync::Arc::new(pages::waiting(&self.paths)));
+            *cached = (key, Arc::new(pages::waiting(&self.paths)));
         }
-        std::sync::Arc::clone(&cached.1)
+        Arc::clone(&cached.1)
     }
 
     /// Runs `work` with the open index, opening it on first use.
@@ -165,12 +166,7 @@ impl App {
         &self,
         work: impl FnOnce(&mut Finder) -> Result<T, crate::index::IndexError>,
     ) -> Result<T, String> {
-        let mut slot = self.finder.lock().map_err(|e| e.to_string())?;
-        if slot.is_none() {
-            *slot =
-                Some(Finder::open(&self.paths, self.now().timestamp()).map_err(|e| e.to_string())?);
-        }
-        work(slot.as_mut().expect("opened above")).map_err(|e| e.to_string())
+        self.finder.with(&self.paths, self.now().timestamp(), work)
     }
 }
 
@@ -216,11 +212,7 @@ async fn overview(State(app): State<Arc<App>>, Query(said): Query<Said>) -> Resp
 async fn inbox(State(app): State<Arc<App>>, Query(said): Query<Said>) -> Response {
     use askama::Template;
     let waiting = app.waiting();
-    let waiting = pages::Waiting {
-        items: waiting.items.clone(),
-        broken: waiting.broken.clone(),
-    };
-    page(pages::inbox(&app.paths, waiting, app.frame(said), app.now()).render())
+    page(pages::inbox(&app.paths, &waiting, app.frame(said), app.now()).render())
 }
 
 async fn memory(
@@ -282,8 +274,12 @@ async fn injections(State(app): State<Arc<App>>, Query(said): Query<Said>) -> Re
 
 /// After a change: the index takes it in, git records it, the inbox says what happened.
 fn changed(app: &App, message: &str, file: &std::path::Path) -> Response {
-    let _ = ask::reindex(&app.paths, app.now().timestamp());
-    let _ = ask::commit(&app.paths, message, &[file.to_path_buf()]);
+    ask::after_change(
+        &app.paths,
+        app.now().timestamp(),
+        message,
+        &[file.to_path_buf()],
+    );
     let done: String = message
         .trim_start_matches("homunculus: ")
         .chars()

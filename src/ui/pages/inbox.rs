@@ -53,11 +53,11 @@ pub struct Review {
     pub evidence: Vec<(String, Option<String>)>,
 }
 
-pub fn inbox(paths: &Paths, waiting: Waiting, frame: Frame, now: DateTime<Utc>) -> Inbox {
+pub fn inbox(paths: &Paths, waiting: &Waiting, frame: Frame, now: DateTime<Utc>) -> Inbox {
     let summaries = summaries_by_short_id(paths);
     let items = waiting
         .items
-        .into_iter()
+        .iter()
         .map(|i| {
             let provenance = i.provenance.map_or("model", |p| p.name()).to_string();
             let text = crate::fsutil::read_text(&i.path).unwrap_or_default();
@@ -91,7 +91,7 @@ pub fn inbox(paths: &Paths, waiting: Waiting, frame: Frame, now: DateTime<Utc>) 
         title: "Inbox",
         message: frame.message,
         items,
-        broken: waiting.broken,
+        broken: waiting.broken.clone(),
     }
 }
 
