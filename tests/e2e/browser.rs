@@ -10,15 +10,10 @@ use std::process::{Command, Stdio};
 use super::{World, homunculus};
 
 fn chromium() -> Option<PathBuf> {
-    if let Some(bin) = std::env::var_os("CHROMIUM_BIN").filter(|b| !b.is_empty()) {
-        return Some(PathBuf::from(bin));
-    }
-    let names = ["chromium", "chromium-browser", "google-chrome"];
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .flat_map(|p| names.map(|n| p.join(n)))
-            .find(|p| p.is_file())
-    })
+    super::program(
+        "CHROMIUM_BIN",
+        &["chromium", "chromium-browser", "google-chrome"],
+    )
 }
 
 /// Runs headless Chromium on `url` with `what` (`--dump-dom`, `--screenshot=...`).

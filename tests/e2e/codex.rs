@@ -15,18 +15,7 @@ use serde_json::{Value, json};
 use super::{World, mock};
 
 fn codex() -> Option<PathBuf> {
-    if let Some(bin) = std::env::var_os("CODEX_BIN").filter(|b| !b.is_empty()) {
-        return Some(PathBuf::from(bin));
-    }
-    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join(".e2e/node_modules/.bin/codex");
-    if local.exists() {
-        return Some(local);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|p| p.join("codex"))
-            .find(|p| p.is_file())
-    })
+    super::program("CODEX_BIN", &["codex"])
 }
 
 /// The provider Codex is pointed at: the mock, whose port each run passes with `-c`.

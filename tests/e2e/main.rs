@@ -21,19 +21,25 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-fn claude() -> Option<PathBuf> {
-    if let Some(bin) = std::env::var_os("CLAUDE_BIN").filter(|b| !b.is_empty()) {
+/// An external program for a test: `var` when set, else the first of `names` in `.e2e/`
+/// (where `.ci/run` installs the npm CLIs), else on `PATH`.
+fn program(var: &str, names: &[&str]) -> Option<PathBuf> {
+    if let Some(bin) = std::env::var_os(var).filter(|b| !b.is_empty()) {
         return Some(PathBuf::from(bin));
     }
-    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join(".e2e/node_modules/.bin/claude");
-    if local.exists() {
+    let e2e = Path::new(env!("CARGO_MANIFEST_DIR")).join(".e2e/node_modules/.bin");
+    if let Some(local) = names.iter().map(|n| e2e.join(n)).find(|p| p.exists()) {
         return Some(local);
     }
     std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
-            .map(|p| p.join("claude"))
+            .flat_map(|p| names.iter().map(move |n| p.join(n)))
             .find(|p| p.is_file())
     })
+}
+
+fn claude() -> Option<PathBuf> {
+    program("CLAUDE_BIN", &["claude"])
 }
 
 fn homunculus() -> Command {
