@@ -77,6 +77,8 @@ pub struct HookCtx {
     pub event: HookEvent,
     /// Replaying a recorded session: record only; inject nothing, start nothing.
     pub replay: Option<Replay>,
+    /// `config.toml`, read at most once per event however many steps ask for it.
+    config: std::cell::OnceCell<Config>,
 }
 
 /// How a replayed event is recorded.
@@ -102,8 +104,9 @@ impl HookCtx {
         Ok(observation::append(&self.paths, obs)?)
     }
 
-    pub fn config(&self) -> Config {
-        Config::load(&self.paths.config()).unwrap_or_default()
+    pub fn config(&self) -> &Config {
+        self.config
+            .get_or_init(|| Config::load(&self.paths.config()).unwrap_or_default())
     }
 
     pub fn project_name(&self) -> &str {
@@ -294,6 +297,7 @@ pub fn handle(
         payload,
         event,
         replay,
+        config: std::cell::OnceCell::new(),
     };
     let mut outcome = match event {
         HookEvent::SessionStart => session_start::run(&ctx).map(|answer| Outcome {

@@ -128,7 +128,7 @@ fn start_observer(ctx: &HookCtx, advised: bool) -> Outcome {
     if stop && used.is_some_and(|u| u < QUIET_BELOW) {
         return outcome;
     }
-    if observer::is_due(&ctx.paths, &config, ctx.now) {
+    if observer::is_due(&ctx.paths, config, ctx.now) {
         outcome.observe = Some(used.is_some_and(|u| u >= FLUSH_ONLY_FROM));
     }
     if stop && !advised && used.is_some_and(|u| u >= ADVISE_CLEAR_FROM) {
