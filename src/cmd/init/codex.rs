@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 
-use super::Report;
+use super::{Report, verb};
 use crate::cmd::{Ctx, binary_path};
 use crate::setup::codex::{self, McpChange};
 use crate::setup::settings::{self, Change, SettingsError, SettingsFile};
@@ -83,16 +83,6 @@ pub(super) fn register(report: &mut Report, ctx: &Ctx, args: &crate::cli::InitAr
         config_file.display()
     );
     Ok(())
-}
-
-fn verb(change: &Change, dry_run: bool) -> &'static str {
-    match (change, dry_run) {
-        (Change::Installed, false) => "installed",
-        (Change::Installed, true) => "would install",
-        (Change::Updated, false) => "updated",
-        (Change::Updated, true) => "would update",
-        _ => "exists",
-    }
 }
 
 /// Removes exactly what `register` added. Returns the lines to report.

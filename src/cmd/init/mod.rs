@@ -132,13 +132,7 @@ fn save_mcp(
     config: &serde_json::Map<String, serde_json::Value>,
     dry_run: bool,
 ) -> Result<()> {
-    let verb = match (change, dry_run) {
-        (Change::Unchanged, _) => "exists",
-        (Change::Installed, true) => "would install",
-        (_, true) => "would update",
-        (Change::Installed, false) => "installed",
-        (_, false) => "updated",
-    };
+    let verb = verb(&change, dry_run);
     if !dry_run && verb != "exists" {
         on_disk.save(config)?;
     }
@@ -149,6 +143,17 @@ fn save_mcp(
         on_disk.path.display()
     );
     Ok(())
+}
+
+/// How a registration's change reads in the report (`would …` in a dry run).
+fn verb(change: &Change, dry_run: bool) -> &'static str {
+    match (change, dry_run) {
+        (Change::Installed, false) => "installed",
+        (Change::Installed, true) => "would install",
+        (Change::Updated, false) => "updated",
+        (Change::Updated, true) => "would update",
+        _ => "exists",
+    }
 }
 
 /// The optional git step and the closing line.
@@ -214,13 +219,7 @@ fn register(
         what: e.0,
     })?;
     for (event, change) in installed {
-        let verb = match (change, args.dry_run) {
-            (Change::Installed, false) => "installed",
-            (Change::Installed, true) => "would install",
-            (Change::Updated, false) => "updated",
-            (Change::Updated, true) => "would update",
-            _ => "exists",
-        };
+        let verb = verb(&change, args.dry_run);
         let _ = writeln!(
             report.out,
             "{verb:<13} hook {event} in {}",
