@@ -12,7 +12,7 @@ use crate::agent::observation::{Event, Observation};
 use crate::agent::payload::is_edit_tool;
 use crate::agent::project::{self, Project};
 use crate::memory::draft::new_file;
-use crate::memory::{Error, Scalar, Store, TIMESTAMP_FORMAT};
+use crate::memory::{Document, Error, Note, NoteKind, Scalar, Store, TIMESTAMP_FORMAT};
 
 /// The most files a summary lists.
 pub const MAX_FILES: usize = 50;
@@ -86,12 +86,12 @@ pub fn file_name(started: DateTime<Utc>, session_id: &str) -> String {
 /// hash of the whole id, so no two sessions ever share a summary.
 pub fn free_file_name(dir: &std::path::Path, started: DateTime<Utc>, session_id: &str) -> String {
     let name = file_name(started, session_id);
-    let taken_by_another = crate::fsutil::read_text(&dir.join(&name)).is_ok_and(|text| {
-        !text.lines().take(40).any(|l| {
-            l.strip_prefix("session_id: ")
-                .is_some_and(|v| v.trim().trim_matches('"') == session_id)
-        })
-    });
+    let file = dir.join(&name);
+    let taken_by_another = crate::fsutil::read_text(&file)
+        .ok()
+        .and_then(|text| Document::parse(text).ok())
+        .and_then(|doc| Note::from_document(&file, NoteKind::Session, &doc).ok())
+        .is_some_and(|note| note.session_id.as_deref() != Some(session_id));
     if !taken_by_another {
         return name;
     }

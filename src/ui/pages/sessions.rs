@@ -8,6 +8,7 @@ use crate::paths::Paths;
 use super::{Frame, Sent};
 use crate::ask::find::Finder;
 use crate::memory::kind::Kind;
+use crate::memory::{Document, Note, NoteKind};
 
 #[derive(Template)]
 #[template(path = "ui/sessions.html")]
@@ -46,9 +47,16 @@ pub fn sessions(
     let sessions = hits
         .into_iter()
         .map(|h| {
-            let text = crate::fsutil::read_text(&paths.root.join(&h.path)).unwrap_or_default();
+            let path = paths.root.join(&h.path);
+            let text = crate::fsutil::read_text(&path).unwrap_or_default();
             let end = crate::memory::session::ending(&text);
-            let session_id = frontmatter_value(&text, "session_id");
+            let note = Document::parse(text)
+                .ok()
+                .and_then(|doc| Note::from_document(&path, NoteKind::Session, &doc).ok());
+            let session_id = note
+                .as_ref()
+                .and_then(|n| n.session_id.clone())
+                .unwrap_or_default();
             let memo = crate::memory::memo::read(
                 paths,
                 &crate::agent::payload::safe_session_id(&session_id),
@@ -59,7 +67,10 @@ pub fn sessions(
                 .map(|i| (i.clone(), memo.watching.iter().any(|w| &w.id == i)))
                 .collect();
             Timeline {
-                date: frontmatter_value(&text, "date").replace('T', " "),
+                date: note
+                    .and_then(|n| n.date)
+                    .map(|d| d.format("%Y-%m-%d %H:%M:%SZ").to_string())
+                    .unwrap_or_default(),
                 project: h.project.unwrap_or_default(),
                 asked: crate::text::strip_ansi(&h.title).into_owned(),
                 outcome: end.outcome,
@@ -77,14 +88,6 @@ pub fn sessions(
         project,
         sessions,
     })
-}
-
-/// One plain `key: value` line of a summary's frontmatter, unquoted.
-fn frontmatter_value(text: &str, key: &str) -> String {
-    text.lines()
-        .find_map(|l| l.strip_prefix(&format!("{key}: ")))
-        .map(|v| v.trim().trim_matches('"').to_string())
-        .unwrap_or_default()
 }
 
 #[derive(Template)]
