@@ -8,6 +8,7 @@
 
 use super::hook_event::HookEvent;
 use super::payload::Payload;
+use super::tool::Tool;
 
 /// Codex's names for a shell command.
 const SHELL_TOOLS: &[&str] = &[
@@ -46,14 +47,14 @@ pub fn normalize(
         payload.tool_input.file_path = edited.map(|(_, file)| file);
     }
     if event == HookEvent::PostToolUse
-        && payload.tool_name() == "Bash"
+        && payload.tool() == Tool::Bash
         && payload.tool_response.text.is_some()
         && exit_code(&payload).is_none()
     {
         payload.tool_response.exit_code = recorded_exit(&payload);
     }
     if event == HookEvent::PostToolUse
-        && payload.tool_name() == "Bash"
+        && payload.tool() == Tool::Bash
         && let Some(error) = failure(&payload)
     {
         payload.error = Some(error);

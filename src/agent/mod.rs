@@ -10,5 +10,6 @@ pub mod payload;
 pub mod project;
 pub mod redact;
 pub mod signature;
+pub mod tool;
 pub mod transcript;
 pub mod typed;

@@ -2,22 +2,20 @@
 //! appended to `observations/<session>.jsonl`. Built from a hook payload with secrets
 //! redacted and sizes bounded; noisy read-only shell commands are not recorded.
 
-use std::fs;
-use std::path::PathBuf;
-
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 mod failure;
+mod log;
 
 pub use failure::{
     Era, classify_failure, classify_failure_in, error_excerpt, says_nothing_happened,
 };
+pub use log::{Since, append, file, of_session, since};
 
 use crate::agent::payload::Payload;
 use crate::agent::redact::redact;
-use crate::fsutil::{self, PathError};
-use crate::paths::Paths;
+use crate::agent::tool::Tool;
 use crate::text::clip_chars;
 
 pub const COMMAND_CHARS: usize = 500;
@@ -74,7 +72,7 @@ pub struct Observation {
     pub cwd: String,
     pub project: String,
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub tool: Option<String>,
+    pub tool: Option<Tool>,
     #[serde(skip_serializing_if = "is_empty_input", default)]
     pub input: Input,
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -184,7 +182,7 @@ pub fn from_tool_event(
             .iter()
             .any(|out| out.as_deref().is_some_and(says_nothing_happened));
     let mut obs = base(payload, event, now, project);
-    obs.tool = Some(tool);
+    obs.tool = Some(Tool::of(&tool));
     obs.input = input;
     obs.outcome = Some(outcome);
     obs.error = error;
@@ -243,39 +241,6 @@ fn base(payload: &Payload, event: Event, now: DateTime<Utc>, project: Option<&st
 /// A short hash of one printed line, trimmed: how banners are recognised.
 pub fn line_hash(line: &str) -> u32 {
     crate::text::fnv1a(crate::text::strip_ansi(line.trim()).trim().as_bytes()) as u32
-}
-
-/// The pending observation file of a session.
-pub fn file(paths: &Paths, session_id: &str) -> PathBuf {
-    paths.observations().join(format!("{session_id}.jsonl"))
-}
-
-/// Appends one observation as a single write (concurrent appenders never interleave
-/// within a line).
-pub fn append(paths: &Paths, obs: &Observation) -> Result<(), PathError> {
-    let file = file(paths, &obs.session_id);
-    fsutil::create_private_dir(&paths.observations())?;
-    let mut line = serde_json::to_string(obs).unwrap_or_default();
-    line.push('\n');
-    fsutil::append(&file, line.as_bytes())
-}
-
-/// Every observation of a session, pending and archived, in order. Lines that do not
-/// parse are skipped.
-pub fn of_session(paths: &Paths, session_id: &str) -> Vec<Observation> {
-    let mut out = Vec::new();
-    // A pending file keeps its archived lines until it has been quiet for an hour: a
-    // line in both is one observation.
-    let mut seen = std::collections::HashSet::new();
-    for dir in [paths.observations_archive(), paths.observations()] {
-        let text = fs::read_to_string(dir.join(format!("{session_id}.jsonl"))).unwrap_or_default();
-        out.extend(
-            text.lines()
-                .filter(|l| seen.insert(crate::text::fnv1a(l.as_bytes())))
-                .filter_map(|l| serde_json::from_str(l).ok()),
-        );
-    }
-    out
 }
 
 #[cfg(test)]

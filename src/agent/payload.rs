@@ -295,6 +295,11 @@ impl Payload {
         self.tool_name.as_deref().unwrap_or("")
     }
 
+    /// The tool of a tool event, as our code tells tools apart.
+    pub fn tool(&self) -> crate::agent::tool::Tool {
+        crate::agent::tool::Tool::of(self.tool_name())
+    }
+
     /// The file a tool call is about (Read, Edit, Write, MultiEdit, NotebookEdit).
     pub fn file_path(&self) -> Option<&str> {
         self.tool_input
@@ -309,14 +314,6 @@ impl StatusInput {
     pub fn parse(bytes: &[u8]) -> Option<Self> {
         parse_object(bytes)
     }
-}
-
-/// The tools that change a file: after them we recall the file's history, and they are
-/// what "files touched" and co-edits count.
-pub const EDIT_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
-
-pub fn is_edit_tool(name: &str) -> bool {
-    EDIT_TOOLS.contains(&name)
 }
 
 /// Eight characters that tell sessions apart in file names and evidence lines: the

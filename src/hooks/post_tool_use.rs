@@ -6,8 +6,8 @@
 use super::used::Sent;
 use super::{Answer, HookCtx, Result};
 use crate::agent::observation::{self, Event, Outcome};
-use crate::agent::payload::is_edit_tool;
 use crate::agent::project;
+use crate::agent::tool::Tool;
 use crate::memory::memo;
 use crate::recall;
 use crate::recall::render::Budget;
@@ -18,7 +18,7 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Answer>> {
     if let Some(obs) = &obs {
         ctx.record(obs)?;
     }
-    if event == Event::Post && ctx.payload.tool_name() == "TodoWrite" {
+    if event == Event::Post && ctx.payload.tool() == Tool::TodoWrite {
         remember_tasks(ctx)?;
     }
     if !ctx.replaying() {
@@ -30,7 +30,7 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Answer>> {
     {
         return recall_failure(ctx, obs.error.as_deref().unwrap_or(""));
     }
-    if ctx.replaying() || event != Event::Post || !is_edit_tool(ctx.payload.tool_name()) {
+    if ctx.replaying() || event != Event::Post || !ctx.payload.tool().edits_files() {
         return Ok(None);
     }
     let Some(file) = ctx.payload.file_path() else {

@@ -13,6 +13,7 @@ use crate::agent::observation;
 use crate::memory::identity;
 use crate::memory::memo;
 use crate::memory::session;
+use crate::memory::tally::Tally;
 use crate::memory::{Store, fields::parse_date, stem};
 use crate::observer;
 use crate::text::stamp;
@@ -42,6 +43,10 @@ pub fn run(ctx: &HookCtx) -> Result<Outcome> {
         let started = m.started.get_or_insert_with(|| stamp(ctx.now));
         let started = parse_date(started).unwrap_or(ctx.now);
         super::session_start::remember_transcript(ctx, m);
+        // Only what was logged since the last Stop is read.
+        let tally = m.tally.get_or_insert_with(Tally::default);
+        let read = observation::since(&ctx.paths, &ctx.sid, tally.read_to, tally.head);
+        tally.extend(read);
         m.session_file.get_or_insert_with(|| {
             let name = session::free_file_name(&ctx.paths.sessions(), started, &ctx.sid);
             format!("sessions/{name}")
@@ -66,18 +71,12 @@ pub fn run(ctx: &HookCtx) -> Result<Outcome> {
     } else {
         previous_session(ctx, &relative, started)
     };
-    let observations = observation::of_session(&ctx.paths, &ctx.sid);
-    let facts = session::facts(&observations, ctx.project.as_ref());
-    // Claude Code's own title, else the first request.
-    let first_request = observations
-        .iter()
-        .find_map(|o| o.prompt.as_deref().filter(|_| o.tool.is_none()))
-        .and_then(|p| p.lines().map(str::trim).find(|l| !l.is_empty()))
-        .map(|l| crate::text::one_line(l, 80));
+    let tally = m.tally.clone().unwrap_or_default();
+    let facts = tally.facts(ctx.project.as_ref());
     let title = m
         .title
         .as_deref()
-        .or(first_request.as_deref())
+        .or(tally.first_request.as_deref())
         .map(|t| crate::agent::redact::mask_emails(t).into_owned());
     let who = session::Identity {
         session_id: ctx.payload.session_id.as_deref().unwrap_or(&ctx.sid),

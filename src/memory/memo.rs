@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::lock::{LockError, LockName};
+use crate::memory::tally::Tally;
 use crate::paths::Paths;
 
 /// How long a hook waits for another hook of the same session.
@@ -54,6 +55,9 @@ pub struct Memo {
     /// Injected items not yet seen used in this session, with what would show it.
     #[serde(default)]
     pub watching: Vec<Watch>,
+    /// What the session did so far, for its summary (read from the log at each Stop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tally: Option<Tally>,
 }
 
 fn file(paths: &Paths, session_id: &str) -> PathBuf {

@@ -21,6 +21,7 @@ pub mod promotion;
 pub mod provenance;
 pub mod session;
 pub mod store;
+pub mod tally;
 pub mod usage;
 
 use std::path::{Path, PathBuf};

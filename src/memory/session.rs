@@ -3,14 +3,12 @@
 //! frequency, files touched relative to the project, turns, errors). Only our keys and
 //! the `## Files touched` section change; a `## Summary` the observer wrote stays.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
-use crate::agent::observation::{Event, Observation};
-use crate::agent::payload::is_edit_tool;
-use crate::agent::project::{self, Project};
+use crate::agent::observation::Observation;
+use crate::agent::project::Project;
 use crate::memory::draft::new_file;
 use crate::memory::{Document, Error, Note, NoteKind, Scalar, Store, TIMESTAMP_FORMAT};
 
@@ -31,45 +29,7 @@ pub struct Facts {
 /// Tools most frequent first (ties by name), edited files relative to the project,
 /// and the number of failures.
 pub fn facts(observations: &[Observation], project: Option<&Project>) -> Facts {
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut files: Vec<String> = Vec::new();
-    let mut outside: Vec<String> = Vec::new();
-    let mut errors = 0;
-    for obs in observations {
-        let Some(tool) = obs.tool.as_deref() else {
-            continue;
-        };
-        *counts.entry(tool).or_default() += 1;
-        if obs.event == Event::Failure {
-            errors += 1;
-        }
-        if is_edit_tool(tool)
-            && obs.event == Event::Post
-            && let Some(path) = &obs.input.file_path
-        {
-            let shown = project.map_or_else(|| path.clone(), |p| project::relative_to(p, path));
-            let list = if shown.starts_with('/') && project.is_some() {
-                &mut outside
-            } else {
-                &mut files
-            };
-            if !list.contains(&shown) {
-                list.push(shown);
-            }
-        }
-    }
-    let mut tools: Vec<(&str, usize)> = counts.into_iter().collect();
-    tools.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    for list in [&mut files, &mut outside] {
-        list.sort();
-        list.truncate(MAX_FILES);
-    }
-    Facts {
-        tools: tools.into_iter().map(|(t, _)| t.to_string()).collect(),
-        files,
-        outside,
-        errors,
-    }
+    crate::memory::tally::Tally::of(observations).facts(project)
 }
 
 /// How a summary's file name spells when its session started.
@@ -253,7 +213,7 @@ pub fn ending(text: &str) -> Ending {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::observation::{Input, Outcome};
+    use crate::agent::observation::{Event, Input, Outcome};
 
     fn obs(tool: &str, event: Event, file: Option<&str>) -> Observation {
         Observation {

@@ -3,6 +3,7 @@
 //! how the session ended (the first sentence of the last answer).
 
 use crate::agent::observation::{Observation, Outcome};
+use crate::agent::tool::Tool;
 use crate::memory::stem;
 use crate::memory::{memo, session};
 use crate::observer::miners;
@@ -59,7 +60,7 @@ pub fn summarize(all: &[Observation], last_answer: Option<&str>) -> String {
     let fixed = miners::recoveries(all);
     let failed: Vec<&Observation> = all
         .iter()
-        .filter(|o| o.outcome == Some(Outcome::Error) && o.tool.as_deref() == Some("Bash"))
+        .filter(|o| o.outcome == Some(Outcome::Error) && o.tool == Some(Tool::Bash))
         .filter(|o| !shell::line_is_diagnostic(o.input.command.as_deref().unwrap_or("")))
         .collect();
     if !failed.is_empty() {
@@ -120,7 +121,7 @@ fn ended_on_a_failure(all: &[Observation]) -> bool {
         .rev()
         .filter(|o| o.tool.is_some() && o.outcome.is_some())
         .find(|o| {
-            o.tool.as_deref() != Some("Bash")
+            o.tool != Some(Tool::Bash)
                 || !shell::line_is_diagnostic(o.input.command.as_deref().unwrap_or(""))
         })
         .is_some_and(|o| o.outcome == Some(Outcome::Error))
@@ -143,7 +144,7 @@ mod tests {
             session_id: "s".into(),
             cwd: "/p".into(),
             project: "p".into(),
-            tool: tool.map(str::to_string),
+            tool: tool.map(Tool::of),
             input: Input {
                 command: command.map(str::to_string),
                 ..Input::default()

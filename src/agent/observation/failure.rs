@@ -123,12 +123,8 @@ fn is_users_words(tool: &str, text: &str) -> bool {
     ];
     let lower = text.to_ascii_lowercase();
     let words = text.split_whitespace().count();
-    // Only these tools spell every failure of their own in a fixed shape (`Exit code`,
-    // `<tool_use_error>`); WebFetch, Task and the rest print bare errors of their own.
-    matches!(
-        tool,
-        "Bash" | "Edit" | "Write" | "MultiEdit" | "NotebookEdit"
-    ) && !text.contains('\n')
+    crate::agent::tool::Tool::of(tool).spells_its_failures()
+        && !text.contains('\n')
         && (3..=80).contains(&words)
         && text.starts_with(|c: char| c.is_alphabetic())
         && !TOOL_WORDS.iter().any(|w| lower.contains(w))

@@ -1,4 +1,4 @@
-//! Tests of `capture::observation`.
+//! Tests of `agent::observation`.
 
 use super::*;
 
@@ -197,4 +197,42 @@ fn output_that_reports_its_own_failure_is_no_success() {
         "NAME   STATE\nlocal_db_1   Exit 1\nlocal_web_1  Up"
     ));
     assert!(!says_nothing_happened("exit=0"));
+}
+
+#[test]
+fn a_log_read_in_parts_is_read_whole() {
+    let memory = crate::testutil::Memory::new();
+    let paths = &memory.paths;
+    let at = |n: usize, prompt: &str| {
+        let mut o = base(
+            &Payload::default(),
+            Event::Prompt,
+            crate::testutil::at("2026-01-01T00:00:00Z"),
+            None,
+        );
+        o.session_id = "s1".into();
+        o.prompt = Some(format!("{prompt} {n}"));
+        o
+    };
+    append(paths, &at(0, "first")).unwrap();
+    let first = since(paths, "s1", 0, 0);
+    assert!(first.whole);
+    assert_eq!(first.observations.len(), 1);
+    // A line still being written waits for the next read.
+    append(paths, &at(1, "second")).unwrap();
+    crate::fsutil::append(&file(paths, "s1"), b"{\"ts\":").unwrap();
+    let next = since(paths, "s1", first.read_to, first.head);
+    assert!(!next.whole);
+    assert_eq!(next.observations, vec![at(1, "second")]);
+    // The file replaced (archived, started again): read whole once more.
+    std::fs::remove_file(file(paths, "s1")).unwrap();
+    append(
+        paths,
+        &at(2, "new one, and long enough to pass the old end"),
+    )
+    .unwrap();
+    append(paths, &at(3, "and another line")).unwrap();
+    let again = since(paths, "s1", next.read_to, next.head);
+    assert!(again.whole);
+    assert_eq!(again.observations.len(), 2);
 }

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Finding, Ledger};
 use crate::agent::observation::{Event, Observation};
+use crate::agent::tool::Tool;
 use crate::shell::{self, Command};
 
 pub const CHOICE_SESSIONS: usize = 3;
@@ -77,7 +78,7 @@ pub fn choices(batch: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Finding> 
     let mut seen: BTreeMap<(String, String), (String, BTreeSet<String>, &Observation)> =
         BTreeMap::new();
     for obs in batch.iter().flatten() {
-        if obs.event != Event::Post || obs.tool.as_deref() != Some("Bash") {
+        if obs.event != Event::Post || obs.tool != Some(Tool::Bash) {
             continue;
         }
         let Some(line) = obs.input.command.as_deref() else {

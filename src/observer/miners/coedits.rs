@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Finding, Ledger, sid8};
 use crate::agent::observation::{Event, Observation, Outcome};
-use crate::agent::payload::is_edit_tool;
+use crate::agent::tool::Tool;
 
 /// Sessions that edit more files than this are mass changes, not a coupling signal.
 const COEDIT_MAX_FILES: usize = 15;
@@ -167,7 +167,7 @@ fn edited(
 ) -> BTreeSet<String> {
     let mut files = BTreeSet::new();
     for obs in session {
-        let edit = obs.tool.as_deref().is_some_and(is_edit_tool)
+        let edit = obs.tool.as_ref().is_some_and(Tool::edits_files)
             && obs.event == Event::Post
             && obs.outcome != Some(Outcome::ToolError);
         let Some(path) = obs.input.file_path.as_deref().filter(|_| edit) else {

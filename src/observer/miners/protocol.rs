@@ -6,6 +6,7 @@
 
 use super::{Finding, Ledger, sid8};
 use crate::agent::observation::{Observation, Outcome};
+use crate::agent::tool::Tool;
 
 /// Sessions (of any project) a slip must recur in before it is reported: the tool says
 /// what to do each time, so only a habit of tripping earns a memory (an instinct, at
@@ -77,7 +78,7 @@ pub fn protocol(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Findi
             if seen.len() < SLIP_SESSIONS {
                 continue;
             }
-            let tool = obs.tool.as_deref().unwrap_or("Edit");
+            let tool = obs.tool.as_ref().map_or("Edit", Tool::name);
             let mut f = Finding::seen_in(obs, key, "tooling");
             f.project = None;
             f.trigger = format!(

@@ -7,6 +7,7 @@
 
 use super::{Finding, Ledger, code, domain_of, sid8};
 use crate::agent::observation::{Observation, Outcome};
+use crate::agent::tool::Tool;
 use crate::memory::provenance::Provenance;
 use crate::shell;
 
@@ -39,7 +40,7 @@ pub fn rejections(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Fin
 pub fn refused(session: &[Observation]) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     for obs in session {
-        if obs.outcome != Some(Outcome::Rejected) || obs.tool.as_deref() != Some("Bash") {
+        if obs.outcome != Some(Outcome::Rejected) || obs.tool != Some(Tool::Bash) {
             continue;
         }
         let Some(line) = obs.input.command.as_deref() else {

@@ -29,6 +29,7 @@ use std::collections::BTreeMap;
 use super::{Finding, code, domain_of, sid8};
 use crate::agent::observation::{Event, Observation, Outcome};
 use crate::agent::signature::{Banners, signature_among, telling_line_among};
+use crate::agent::tool::Tool;
 use crate::shell::{self, Command};
 
 /// How far after a failure its fix may come.
@@ -61,7 +62,7 @@ use fixes::{answers, elsewhere_or_a_restart, first, is_basic, moved, prefixed, r
 use names::{name_of, same_program};
 
 fn shell_command(obs: &Observation) -> Option<&str> {
-    (obs.tool.as_deref() == Some("Bash"))
+    (obs.tool == Some(Tool::Bash))
         .then_some(obs.input.command.as_deref())
         .flatten()
 }
@@ -230,11 +231,7 @@ fn candidate_fix<'a>(
         if !obs.cwd.is_empty() && !failed.cwd.is_empty() && obs.cwd != failed.cwd {
             return None;
         }
-        if obs
-            .tool
-            .as_deref()
-            .is_some_and(crate::agent::payload::is_edit_tool)
-        {
+        if obs.tool.as_ref().is_some_and(Tool::edits_files) {
             // The code changed: whatever works now, the fix was the edit.
             return None;
         }
