@@ -5,10 +5,11 @@
 //! well as by their parts); a candidate is kept only when it shares enough of what makes
 //! the prompt distinctive (an absolute floor, not only one relative to the best hit).
 
-use std::collections::BTreeSet;
-use std::sync::OnceLock;
+mod identifiers;
+mod keywords;
 
-use regex::Regex;
+use std::collections::BTreeSet;
+
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{IndexReader, Searcher, TantivyDocument, Term};
@@ -18,6 +19,11 @@ use crate::index::schema::BOOSTS;
 use crate::index::{Index, IndexError, search};
 use crate::memory::kind::Kind;
 use crate::memory::usage::Usage;
+use identifiers::{Identifier, identifiers, spelled};
+use keywords::{Keywords, keywords};
+
+#[cfg(test)]
+pub(super) use keywords::typo_fix;
 
 /// Context for a prompt recall.
 pub struct PromptContext<'a> {
@@ -36,10 +42,6 @@ pub struct PromptContext<'a> {
 /// The most of a prompt that is read: a pasted megabyte is mostly noise, and the hook
 /// must answer in milliseconds.
 const MAX_PROMPT_CHARS: usize = 8_000;
-/// The most distinctive words a lookup uses.
-const MAX_KEYWORDS: usize = 12;
-/// A word in more than this share of the memory says nothing about a prompt.
-const COMMON_SHARE: f64 = 0.15;
 /// The share of the prompt's distinctiveness (summed inverse document frequency) a
 /// memory must share to be shown, with at least two of its words.
 const FLOOR: f64 = 0.30;
@@ -54,167 +56,10 @@ const RELATIVE: f32 = 0.6;
 /// Candidates kept beyond `max_items` for reordering by use.
 const SPARES: usize = 3;
 
-/// The prompt's words as recall weighs them.
-struct Keywords {
-    /// Distinctive words found in the memory, with their weight (inverse document
-    /// frequency), most distinctive first.
-    found: Vec<(String, f64)>,
-    /// The weight of everything distinctive the prompt says, found or not: a prompt
-    /// about things the memory has never seen is not about the memory.
-    weight: f64,
-}
-
-/// The distinctive words of a prompt: stemmed, not stopwords, not in most of the memory.
-/// Words the memory does not have count at the weight of the rarest.
-fn keywords(index: &Index, searcher: &Searcher, prompt: &str) -> Keywords {
-    let f = index.fields();
-    let total = searcher.num_docs().max(1) as f64;
-    let text = crate::text::clip_chars(prompt, MAX_PROMPT_CHARS);
-    let rarest = (1.0 + total).ln();
-    let mut weight = 0.0;
-    let mut found: Vec<(String, f64)> = Vec::new();
-    let df_of = |w: &str| {
-        [f.title, f.trigger, f.action, f.body, f.name, f.tags]
-            .iter()
-            .filter_map(|field| searcher.doc_freq(&Term::from_field_text(*field, w)).ok())
-            .max()
-            .unwrap_or(0)
-    };
-    let mut corrected = 0;
-    for w in search::query_words(index, text) {
-        let mut w = w;
-        let mut df = df_of(&w);
-        if df == 0
-            && corrected < MAX_CORRECTIONS
-            && let Some((fix, n)) = typo_fix(&w, &df_of)
-        {
-            corrected += 1;
-            (w, df) = (fix, n);
-        }
-        if df == 0 {
-            // Numbers and one-letter leftovers say little either way.
-            if w.len() > 2 && !w.chars().all(|c| c.is_ascii_digit()) {
-                weight += rarest;
-            }
-            continue;
-        }
-        // A word in most of a large memory finds everything and says nothing; in a
-        // small one, every word still tells documents apart.
-        if total >= 50.0 && df as f64 > COMMON_SHARE * total {
-            continue;
-        }
-        let idf = (1.0 + total / df as f64).ln();
-        weight += idf;
-        found.push((w, idf));
-    }
-    found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    found.truncate(MAX_KEYWORDS);
-    Keywords { found, weight }
-}
-
-fn identifier_pattern() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|/|-)[A-Za-z0-9_]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z]+_[A-Za-z0-9_]+")
-            .expect("a valid pattern")
-    })
-}
-
-/// The most misspelt words a prompt gets corrected.
-const MAX_CORRECTIONS: usize = 4;
-
-/// The word the memory has that `word` is most likely a slip of: one letter dropped
-/// ("clippi" for "clipi"), doubled ("locali" for "local"), or two swapped. Words that are
-/// short or not plain letters are left alone: a four-letter word is one slip from too
-/// many others.
-pub(super) fn typo_fix(word: &str, df_of: &impl Fn(&str) -> u64) -> Option<(String, u64)> {
-    let chars: Vec<char> = word.chars().collect();
-    if chars.len() < 5 || !chars.iter().all(|c| c.is_ascii_lowercase()) {
-        return None;
-    }
-    let mut variants: Vec<String> = Vec::new();
-    for i in 0..chars.len() {
-        let mut dropped = chars.clone();
-        dropped.remove(i);
-        variants.push(dropped.into_iter().collect());
-        let mut doubled = chars.clone();
-        doubled.insert(i, chars[i]);
-        variants.push(doubled.into_iter().collect());
-        if i + 1 < chars.len() && chars[i] != chars[i + 1] {
-            let mut swapped = chars.clone();
-            swapped.swap(i, i + 1);
-            variants.push(swapped.into_iter().collect());
-        }
-    }
-    variants.sort();
-    variants.dedup();
-    variants
-        .into_iter()
-        .map(|v| {
-            let n = df_of(&v);
-            (v, n)
-        })
-        .filter(|(_, n)| *n > 0)
-        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
-}
-
-/// Identifiers, paths and dotted names of a prompt, as the index's words in order:
-/// `process.env.STRIPE_PUBLISHABLE_KEY` → [process, env, stripe, publish, key].
-fn identifiers(index: &Index, prompt: &str) -> Vec<Identifier> {
-    let text = crate::text::clip_chars(prompt, MAX_PROMPT_CHARS);
-    let mut out: Vec<Identifier> = Vec::new();
-    for m in identifier_pattern().find_iter(text).take(16) {
-        let spaced = m.as_str().replace(['.', ':', '/', '-', '_'], " ");
-        let split = split_camel(&spaced);
-        let parts = search::words(index, &split);
-        if parts.len() >= 2 && !out.iter().any(|i| i.parts == parts) {
-            out.push(Identifier {
-                parts,
-                spelled: spelled(m.as_str()),
-            });
-        }
-    }
-    out
-}
-
-/// An identifier, path or dotted name of a prompt.
-struct Identifier {
-    /// The index's words for it, in order (for the phrase query).
-    parts: Vec<String>,
-    /// Its letters as written, separators as spaces (` claude code log renderer py `).
-    spelled: String,
-}
-
-/// Lower case, camelCase split, every run of non-alphanumerics one space, padded with
-/// a space at each end: `claude_code_log/renderer.py` and `claude-code-log/renderer.py`
-/// spell alike, and a match of one inside another starts and ends at words.
-fn spelled(text: &str) -> String {
-    let split = split_camel(text).to_lowercase();
-    let words: Vec<&str> = split
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    format!(" {} ", words.join(" "))
-}
-
-/// `StripeWebhook` → `Stripe Webhook`.
-fn split_camel(text: &str) -> String {
-    let mut out = String::new();
-    let mut prev_lower = false;
-    for c in text.chars() {
-        if c.is_uppercase() && prev_lower {
-            out.push(' ');
-        }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        out.push(c);
-    }
-    out
-}
-
 /// Projects the prompt names (other than the current one).
-fn named_projects(index: &Index, searcher: &Searcher, prompt: &str, current: &str) -> Vec<String> {
+fn named_projects(index: &Index, searcher: &Searcher, text: &str, current: &str) -> Vec<String> {
     let f = index.fields();
-    let text = crate::text::clip_chars(prompt, MAX_PROMPT_CHARS).to_lowercase();
+    let text = text.to_lowercase();
     let mut out = Vec::new();
     for word in text
         .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_' || c == '.'))
@@ -300,6 +145,7 @@ pub fn prompt(
 ) -> Result<Vec<Item>, IndexError> {
     let f = index.fields();
     let searcher = reader.searcher();
+    let text = crate::text::clip_chars(text, MAX_PROMPT_CHARS);
     let Keywords {
         found: keys,
         weight,
