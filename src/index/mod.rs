@@ -12,6 +12,7 @@ mod snippet;
 pub mod sync;
 mod update;
 pub mod watch;
+pub mod words;
 
 use std::path::{Path, PathBuf};
 

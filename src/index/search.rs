@@ -10,6 +10,7 @@ use tantivy::{DocId, IndexReader, Score, SegmentReader, TantivyDocument, Term};
 
 use super::schema::{Fields, SEARCHED_FIELDS};
 pub use super::snippet::Snippet;
+pub use super::words::{query_words, words};
 use super::{Index, IndexError};
 
 /// Filters and limits for one search.
@@ -54,261 +55,6 @@ pub fn provenance_of<'a>(flags: impl IntoIterator<Item = &'a str>) -> Option<&'a
     flags
         .into_iter()
         .find_map(|f| f.strip_prefix("provenance-"))
-}
-
-/// Words that say nothing about what a prompt or query is looking for.
-const STOPWORDS: &[&str] = &[
-    "a",
-    "about",
-    "above",
-    "after",
-    "again",
-    "all",
-    "also",
-    "am",
-    "an",
-    "and",
-    "any",
-    "are",
-    "as",
-    "at",
-    "be",
-    "because",
-    "been",
-    "before",
-    "being",
-    "but",
-    "by",
-    "can",
-    "could",
-    "did",
-    "do",
-    "does",
-    "doing",
-    "don't",
-    "down",
-    "each",
-    "few",
-    "for",
-    "from",
-    "further",
-    "had",
-    "has",
-    "have",
-    "having",
-    "he",
-    "her",
-    "here",
-    "hers",
-    "him",
-    "his",
-    "how",
-    "i",
-    "if",
-    "in",
-    "into",
-    "is",
-    "it",
-    "it's",
-    "its",
-    "itself",
-    "just",
-    "let's",
-    "me",
-    "more",
-    "most",
-    "my",
-    "no",
-    "nor",
-    "not",
-    "now",
-    "of",
-    "off",
-    "on",
-    "once",
-    "only",
-    "or",
-    "other",
-    "our",
-    "out",
-    "over",
-    "own",
-    "please",
-    "pls",
-    "same",
-    "she",
-    "should",
-    "so",
-    "some",
-    "such",
-    "than",
-    "that",
-    "the",
-    "their",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "through",
-    "to",
-    "too",
-    "under",
-    "until",
-    "up",
-    "very",
-    "was",
-    "we",
-    "were",
-    "what",
-    "when",
-    "where",
-    "which",
-    "while",
-    "who",
-    "why",
-    "will",
-    "with",
-    "would",
-    "you",
-    "your",
-    "yours",
-    "ok",
-    "okay",
-    "thanks",
-    "thank",
-    "hey",
-    "hi",
-    "yes",
-    "yeah",
-    "again",
-    "still",
-    "really",
-    "think",
-    "want",
-    "need",
-    "like",
-    "get",
-    "got",
-    "make",
-    "go",
-    "let",
-    "lets",
-    "see",
-    "look",
-    "use",
-    "way",
-    "thing",
-    "something",
-    "anything",
-    "one",
-    "now",
-    "then",
-    "sure",
-    "maybe",
-    "also",
-    "us",
-    "it'll",
-    "i'm",
-    "i'd",
-    "we're",
-    "can't",
-    "against",
-    "below",
-    "between",
-    "both",
-    "during",
-    "whom",
-    "ours",
-    "myself",
-    "yourself",
-    "ourselves",
-    "themselves",
-    // Where the work happens: every prompt to a coding agent is about "the project".
-    "project",
-    "repo",
-    "codebase",
-    // Conversation around the request says nothing about its topic.
-    "said",
-    "says",
-    "say",
-    "told",
-    "ever",
-    "folks",
-    "guys",
-    "already",
-    "i've",
-    "we've",
-    "you're",
-    "that's",
-    "there's",
-    "didn't",
-    "won't",
-    "nice",
-    "cool",
-    "worked",
-    "today",
-    "tomorrow",
-    "yesterday",
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
-
-/// The words of a query or prompt to look up: stemmed like the index, without
-/// stopwords, duplicates gone, at most 64.
-pub fn query_words(index: &Index, text: &str) -> Vec<String> {
-    let kept: String = text
-        .split_whitespace()
-        .map(url_words)
-        .filter(|w| {
-            let bare = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
-            !STOPWORDS.contains(&bare.to_lowercase().as_str())
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut words = words(index, &kept);
-    words.truncate(64);
-    words
-}
-
-/// A URL as the words that say what it points at: its host without `www.` and the
-/// top-level domain, and its path; the scheme and the query string (video ids,
-/// tracking) say nothing. Other words pass unchanged.
-fn url_words(word: &str) -> std::borrow::Cow<'_, str> {
-    let Some((_, rest)) = word.split_once("://") else {
-        return word.into();
-    };
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let host = host.strip_prefix("www.").unwrap_or(host);
-    let host = host.rsplit_once('.').map_or(host, |(name, _tld)| name);
-    format!("{host} {}", path.replace('/', " ")).into()
-}
-
-/// The stemmed, lower-cased words of `text`, as the index stores them. Duplicates go.
-pub fn words(index: &Index, text: &str) -> Vec<String> {
-    let Some(mut tokenizer) = index.inner.tokenizers().get("en_stem") else {
-        return Vec::new();
-    };
-    let mut stream = tokenizer.token_stream(text);
-    let mut out: Vec<String> = Vec::new();
-    while let Some(token) = stream.next() {
-        if !out.contains(&token.text) {
-            out.push(token.text.clone());
-        }
-    }
-    out
 }
 
 /// The query for `words` with the filters of `opts`; `None` when there is nothing to find.
@@ -416,7 +162,15 @@ pub fn search(
     text: &str,
     opts: &SearchOptions,
 ) -> Result<Vec<Hit>, IndexError> {
-    let words = query_words(index, text);
+    let mut words = query_words(index, text);
+    // Shorthand finds what the memory spells out, and back (`k8s`, `kubernetes`).
+    for word in words.clone() {
+        for other in super::words::other_spellings(index, &word) {
+            if !words.contains(&other) {
+                words.push(other);
+            }
+        }
+    }
     let Some(query) = query(&index.fields, &words, opts) else {
         return Ok(Vec::new());
     };

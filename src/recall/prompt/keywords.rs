@@ -3,7 +3,7 @@
 
 use tantivy::{Searcher, Term};
 
-use crate::index::{Index, search};
+use crate::index::{Index, search, words};
 
 /// The most distinctive words a lookup uses.
 const MAX_KEYWORDS: usize = 12;
@@ -12,22 +12,32 @@ const COMMON_SHARE: f64 = 0.15;
 
 /// The prompt's words as recall weighs them.
 pub(super) struct Keywords {
-    /// Distinctive words found in the memory, with their weight (inverse document
-    /// frequency), most distinctive first.
-    pub found: Vec<(String, f64)>,
+    /// Distinctive words found in the memory, most distinctive first.
+    pub found: Vec<Keyword>,
     /// The weight of everything distinctive the prompt says, found or not: a prompt
     /// about things the memory has never seen is not about the memory.
     pub weight: f64,
 }
 
-/// The distinctive words of a prompt: stemmed, not stopwords, not in most of the memory.
-/// Words the memory does not have count at the weight of the rarest.
+/// One word a memory may share with the prompt.
+pub(super) struct Keyword {
+    pub word: String,
+    /// Its weight: the inverse document frequency of the word's commonest spelling.
+    pub idf: f64,
+    /// Which of the prompt's words it spells (the word itself or another spelling of
+    /// it): a memory with two spellings of one word shares that word once.
+    pub concept: usize,
+}
+
+/// The distinctive words of a prompt: stemmed, not stopwords, not in most of the memory,
+/// with their other spellings (`k8s`, `kubernetes`). Words the memory does not have
+/// count at the weight of the rarest.
 pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str) -> Keywords {
     let f = index.fields();
     let total = searcher.num_docs().max(1) as f64;
     let rarest = (1.0 + total).ln();
     let mut weight = 0.0;
-    let mut found: Vec<(String, f64)> = Vec::new();
+    let mut found: Vec<Keyword> = Vec::new();
     let df_of = |w: &str| {
         [f.title, f.trigger, f.action, f.body, f.name, f.tags]
             .iter()
@@ -36,7 +46,8 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str) -> Keywor
             .unwrap_or(0)
     };
     let mut corrected = 0;
-    for w in search::query_words(index, text) {
+    let prompt_words = search::query_words(index, &words::cleaned(text));
+    for (concept, w) in prompt_words.into_iter().enumerate() {
         let mut w = w;
         let mut df = df_of(&w);
         if df == 0
@@ -46,7 +57,14 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str) -> Keywor
             corrected += 1;
             (w, df) = (fix, n);
         }
-        if df == 0 {
+        let spellings: Vec<(String, u64)> = std::iter::once((w.clone(), df))
+            .chain(words::other_spellings(index, &w).into_iter().map(|o| {
+                let n = df_of(&o);
+                (o, n)
+            }))
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        if spellings.is_empty() {
             // Numbers and one-letter leftovers say little either way.
             if w.len() > 2 && !w.chars().all(|c| c.is_ascii_digit()) {
                 weight += rarest;
@@ -54,15 +72,19 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str) -> Keywor
             continue;
         }
         // A word in most of a large memory finds everything and says nothing; in a
-        // small one, every word still tells documents apart.
-        if total >= 50.0 && df as f64 > COMMON_SHARE * total {
+        // small one, every word still tells documents apart. The commonest spelling
+        // weighs the word.
+        let common = spellings.iter().map(|(_, n)| *n).max().unwrap_or(0);
+        if total >= 50.0 && common as f64 > COMMON_SHARE * total {
             continue;
         }
-        let idf = (1.0 + total / df as f64).ln();
+        let idf = (1.0 + total / common as f64).ln();
         weight += idf;
-        found.push((w, idf));
+        for (word, _) in spellings {
+            found.push(Keyword { word, idf, concept });
+        }
     }
-    found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    found.sort_by(|a, b| b.idf.total_cmp(&a.idf).then(a.word.cmp(&b.word)));
     found.truncate(MAX_KEYWORDS);
     Keywords { found, weight }
 }

@@ -20,7 +20,7 @@ use crate::index::{Index, IndexError, search};
 use crate::memory::kind::Kind;
 use crate::memory::usage::Usage;
 use identifiers::{Identifier, identifiers, spelled};
-use keywords::{Keywords, keywords};
+use keywords::{Keyword, Keywords, keywords};
 
 #[cfg(test)]
 pub(super) use keywords::typo_fix;
@@ -55,6 +55,18 @@ const IDENTIFIER_FLOOR: f64 = 0.1;
 const RELATIVE: f32 = 0.6;
 /// Candidates kept beyond `max_items` for reordering by use.
 const SPARES: usize = 3;
+
+/// The prompt's words a memory has (`has`), each word once however many of its
+/// spellings the memory uses (the rarest spelling stands for it).
+fn shared<'k>(keys: &'k [Keyword], has: &BTreeSet<String>) -> Vec<&'k Keyword> {
+    let mut out: Vec<&Keyword> = Vec::new();
+    for key in keys.iter().filter(|k| has.contains(&k.word)) {
+        if !out.iter().any(|k| k.concept == key.concept) {
+            out.push(key);
+        }
+    }
+    out
+}
 
 /// Projects the prompt names (other than the current one).
 fn named_projects(index: &Index, searcher: &Searcher, text: &str, current: &str) -> Vec<String> {
@@ -155,7 +167,7 @@ pub fn prompt(
         return Ok(Vec::new());
     }
     let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    for (word, _) in &keys {
+    for Keyword { word, .. } in &keys {
         for (name, boost) in BOOSTS {
             if let Some(field) = f.by_name(name) {
                 let q = TermQuery::new(
@@ -220,8 +232,8 @@ pub fn prompt(
             words: has,
             spelled,
         } = text_of(index, &doc);
-        let matched: Vec<&(String, f64)> = keys.iter().filter(|(w, _)| has.contains(w)).collect();
-        let share = matched.iter().map(|(_, idf)| idf).sum::<f64>() / weight;
+        let matched = shared(&keys, &has);
+        let share = matched.iter().map(|k| k.idf).sum::<f64>() / weight;
         // Whole means written out in the memory, not its parts scattered over it.
         let whole = ids.iter().any(|id| spelled.contains(&id.spelled));
         // A word of the prompt that is what the advice is about (in its trigger or a
@@ -229,7 +241,7 @@ pub fn prompt(
         let about = trigger_words(index, &doc);
         let on_topic = matched
             .iter()
-            .any(|(w, idf)| about.contains(w) && *idf >= rare);
+            .any(|k| about.contains(&k.word) && k.idf >= rare);
         // A conviction is a rule the user holds: its subject named is reason enough.
         let topic_floor = if crate::index::stored_text(&doc, f.kind) == Kind::Conviction.name() {
             CONVICTION_TOPIC_FLOOR
@@ -244,7 +256,7 @@ pub fn prompt(
         }
         let mut item = load(&searcher, f, address, ctx.now)?;
         if !ctx.exclude.contains(&item.id) {
-            item.why = matched.iter().map(|(w, _)| w.clone()).collect();
+            item.why = matched.iter().map(|k| k.word.clone()).collect();
             if whole {
                 item.why.push("(identifier)".into());
             }
