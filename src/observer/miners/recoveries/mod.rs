@@ -55,11 +55,14 @@ struct Fix {
     step: Option<String>,
 }
 
+mod candidate;
 mod fixes;
 mod names;
+mod relate;
 
-use fixes::{answers, elsewhere_or_a_restart, first, is_basic, moved, prefixed, relate};
-use names::{name_of, same_program};
+use candidate::candidate_fix;
+use fixes::{answers, is_basic};
+use names::name_of;
 
 fn shell_command(obs: &Observation) -> Option<&str> {
     (obs.tool == Some(Tool::Bash))
@@ -199,128 +202,6 @@ fn find_fix<'a>(
     }
     let absolute = fix.key == "absolute-path";
     (!shell::line_is_never_advice(line) || absolute).then_some((fix, line))
-}
-
-fn candidate_fix<'a>(
-    failed: &Observation,
-    later: &'a [Observation],
-    fail: &Command,
-    fail_line: &str,
-    error: &str,
-) -> Option<(Fix, &'a str, bool)> {
-    let mut setup: Option<Command> = None;
-    // Steps taken on the way that the error did not ask for.
-    let mut unasked: Vec<Command> = Vec::new();
-    let mut spoiled = false;
-    let mut prompts = 0;
-    for obs in later.iter().take(LOOKAHEAD) {
-        if seconds_between(&failed.ts, &obs.ts).is_some_and(|s| s > GAP_SECONDS) {
-            return None;
-        }
-        // The user may answer a question on the way (an email for `git config`); a
-        // second prompt is another task.
-        if obs.event == Event::Prompt {
-            prompts += 1;
-            if prompts > 1 {
-                return None;
-            }
-            continue;
-        }
-        let asked = prompts > 0;
-        // Another folder is another story (the shell's own `cd` aside, below).
-        if !obs.cwd.is_empty() && !failed.cwd.is_empty() && obs.cwd != failed.cwd {
-            return None;
-        }
-        if obs.tool.as_ref().is_some_and(Tool::edits_files) {
-            // The code changed: whatever works now, the fix was the edit.
-            return None;
-        }
-        let Some(line) = shell_command(obs) else {
-            continue;
-        };
-        if shell::line_is_never_advice(line) {
-            return None;
-        }
-        let cmds = shell::parse(line);
-        // The failed command again, wherever it stands on the line (`aws eks
-        // update-kubeconfig … && kubectl get ns x`), else the line's main command.
-        let again = cmds.iter().find(|c| c.text() == fail.text());
-        let Some(next) = again.or_else(|| shell::primary(&cmds)) else {
-            continue;
-        };
-        // A command whose output says nothing happened changed nothing.
-        let ok = obs.outcome == Some(Outcome::Success) && !obs.noop;
-        // A look is no fix, unless it is the failed look done with the right tool.
-        if shell::line_is_diagnostic(line) {
-            let sibling =
-                relate(fail, fail_line, error, next, &cmds).filter(|f| f.key.starts_with("use:"));
-            match sibling {
-                Some(fix) if ok => return Some((fix, line, asked)),
-                _ => continue,
-            }
-        }
-        // A step the agent put in front of the same kind of command on the same line.
-        let before_fail: Vec<String> = shell::parse(fail_line).iter().map(Command::text).collect();
-        let on_the_line = cmds.iter().find(|c| {
-            c.text() != next.text()
-                && !c.filters
-                && !same_program(c, fail)
-                && !shell::is_setup(c)
-                && !shell::is_diagnostic(c)
-                && !before_fail.contains(&c.text())
-        });
-        let same_kind = next.shape() == fail.shape();
-        if ok && same_kind && next.text() != fail.text() {
-            // The command changed itself (a variable, a flag): that is the fix.
-            if let Some(fix) = relate(fail, fail_line, error, next, &cmds) {
-                return Some((fix, line, asked));
-            }
-            if let Some(step) = on_the_line {
-                return Some((first(step, fail), line, asked));
-            }
-        }
-        if next.text() == fail.text() {
-            if !ok {
-                continue;
-            }
-            // The same command works now: behind a set-up command on the same line, or
-            // after a step that answered the error, that is the lesson; with nothing
-            // in between the failure was flaky.
-            if let Some(fix) = prefixed(next, &cmds).or_else(|| moved(fail_line, line, error)) {
-                return Some((fix, line, asked));
-            }
-            // A step on the same line was put there on purpose; one before it counts
-            // only when the error asked for it, so the user's answer may lie between.
-            if let Some(step) = on_the_line {
-                return Some((first(step, fail), line, asked));
-            }
-            let step = match setup.take() {
-                Some(step) => step,
-                None if !asked && !spoiled && unasked.len() == 1 => unasked.pop()?,
-                None => return None,
-            };
-            return Some((first(&step, fail), line, false));
-        }
-        if !ok {
-            continue;
-        }
-        let related = cmds
-            .iter()
-            .filter(|c| !shell::is_setup(c) && !shell::is_diagnostic(c))
-            .find_map(|c| relate(fail, fail_line, error, c, &cmds));
-        if let Some(fix) = related {
-            return Some((fix, line, asked));
-        }
-        if setup.is_none() && !same_program(next, fail) && answers(error, next) {
-            setup = Some(next.clone());
-        } else if !same_program(next, fail) {
-            // Whatever passes after a step elsewhere or a restart may owe it to the
-            // world (an outage ended), not to any step.
-            spoiled |= elsewhere_or_a_restart(next);
-            unasked.push(next.clone());
-        }
-    }
-    None
 }
 
 /// Successful runs of a command shape per project: evidence against a recovery
