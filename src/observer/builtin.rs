@@ -136,43 +136,21 @@ fn scope(key: &str, support: &[&Finding]) -> Option<String> {
     }
 }
 
+/// Per pattern, what the memory should do with what the miners found.
 fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
-    let mut order: Vec<String> = Vec::new();
-    let mut groups: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
-    for f in findings {
-        if !groups.contains_key(&f.key) {
-            order.push(f.key.clone());
-        }
-        groups.entry(f.key.clone()).or_default().push(f);
-    }
     let mut taken: BTreeSet<String> = existing.instincts.iter().map(|i| i.name.clone()).collect();
     let mut ops = Vec::new();
-    for key in order {
-        let group = &groups[&key];
+    for (key, group) in by_key(findings) {
         let (against, support): (Vec<&Finding>, Vec<&Finding>) =
             group.iter().partition(|f| f.opposite);
-        let first = support
-            .first()
-            .or(against.first())
-            .copied()
-            .expect("groups are never empty");
+        let Some(first) = support.first().or(against.first()).copied() else {
+            continue;
+        };
         if super::safety::refuse(&first.trigger, &first.action).is_some() {
             continue;
         }
-        let first_seen = support.iter().filter_map(|f| at(f)).min();
         let last_seen = support.iter().filter_map(|f| at(f)).max();
-        let text = format!("{} {}", first.trigger, first.action);
-        let standing = existing
-            .instincts
-            .iter()
-            .find(|i| i.pattern.as_deref() == Some(key.as_str()))
-            .or_else(|| {
-                existing.instincts.iter().find(|i| {
-                    i.project == first.project
-                        && similar_enough(&format!("{} {}", i.trigger, i.action), &text)
-                })
-            });
-        if let Some(instinct) = standing {
+        if let Some(instinct) = standing(existing, &key, first) {
             if against.len() >= THRESHOLD as usize {
                 ops.push(Op::Contradict {
                     name: instinct.name.clone(),
@@ -187,71 +165,110 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
             }
             continue;
         }
-        if support.is_empty() {
-            continue;
-        }
-        let episode = existing
-            .episodes
-            .iter()
-            .find(|e| e.pattern.as_deref() == Some(key.as_str()));
-        let sessions: BTreeSet<&str> = support.iter().map(|f| f.session.as_str()).collect();
-        let seen = sessions.len() as u32 + episode.map_or(0, |e| e.occurrences);
-        let total = seen.max(support.iter().map(|f| f.known).max().unwrap_or(0));
-        let explicit = support.iter().any(|f| f.explicit);
-        let provenance = first.provenance;
-        let project = scope(&key, &support);
-        if total >= THRESHOLD || explicit {
-            let name = unique_name(&first.domain, &first.title, &mut taken);
-            ops.push(match episode {
-                Some(e) => Op::PromoteEpisode {
-                    episode: e.name.clone(),
-                    name,
-                    domain: first.domain.clone(),
-                    trigger: first.trigger.clone(),
-                    action: first.action.clone(),
-                    evidence: summarise_evidence(&support),
-                    last_seen,
-                    provenance,
-                },
-                None => Op::Create {
-                    name,
-                    domain: first.domain.clone(),
-                    trigger: first.trigger.clone(),
-                    action: first.action.clone(),
-                    confidence: if explicit {
-                        STATED_CONFIDENCE
-                    } else {
-                        START_CONFIDENCE
-                    },
-                    project,
-                    paths: first.paths.clone(),
-                    evidence: summarise_evidence(&support),
-                    pattern: Some(key.clone()),
-                    first_seen,
-                    last_seen,
-                    provenance,
-                },
-            });
-        } else {
-            ops.push(Op::Episode {
-                key: key.clone(),
-                title: first.title.chars().take(120).collect(),
-                narrative: support
-                    .iter()
-                    .map(|f| f.evidence.as_str())
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                project,
-                tags: vec![first.domain.clone()],
-                files: first.paths.clone(),
-                occurrences: total,
-                lesson: Some(format!("{}: {}", capitalized(&first.trigger), first.action)),
-                seen: first_seen,
-                provenance,
-            });
+        if !support.is_empty() {
+            ops.push(learn(&key, &support, existing, &mut taken));
         }
     }
     ops
+}
+
+/// Findings grouped by pattern key, keys in the order first found.
+fn by_key(findings: Vec<Finding>) -> Vec<(String, Vec<Finding>)> {
+    let mut groups: Vec<(String, Vec<Finding>)> = Vec::new();
+    let mut at: BTreeMap<String, usize> = BTreeMap::new();
+    for f in findings {
+        match at.get(&f.key) {
+            Some(&i) => groups[i].1.push(f),
+            None => {
+                at.insert(f.key.clone(), groups.len());
+                groups.push((f.key.clone(), vec![f]));
+            }
+        }
+    }
+    groups
+}
+
+/// The instinct that already stands for a pattern: by its key, else by its text in the
+/// same project.
+fn standing<'e>(existing: &Existing<'e>, key: &str, first: &Finding) -> Option<&'e Instinct> {
+    let text = format!("{} {}", first.trigger, first.action);
+    existing
+        .instincts
+        .iter()
+        .find(|i| i.pattern.as_deref() == Some(key))
+        .or_else(|| {
+            existing.instincts.iter().find(|i| {
+                i.project == first.project
+                    && similar_enough(&format!("{} {}", i.trigger, i.action), &text)
+            })
+        })
+}
+
+/// A pattern no instinct stands for yet: an instinct at three sightings (its episode
+/// promoted, when it had one) or when the user stated it; else an episode.
+fn learn(key: &str, support: &[&Finding], existing: &Existing, taken: &mut BTreeSet<String>) -> Op {
+    let first = support[0];
+    let first_seen = support.iter().filter_map(|f| at(f)).min();
+    let last_seen = support.iter().filter_map(|f| at(f)).max();
+    let episode = existing
+        .episodes
+        .iter()
+        .find(|e| e.pattern.as_deref() == Some(key));
+    let sessions: BTreeSet<&str> = support.iter().map(|f| f.session.as_str()).collect();
+    let seen = sessions.len() as u32 + episode.map_or(0, |e| e.occurrences);
+    let total = seen.max(support.iter().map(|f| f.known).max().unwrap_or(0));
+    let explicit = support.iter().any(|f| f.explicit);
+    let provenance = first.provenance;
+    let project = scope(key, support);
+    if total < THRESHOLD && !explicit {
+        return Op::Episode {
+            key: key.to_string(),
+            title: first.title.chars().take(120).collect(),
+            narrative: support
+                .iter()
+                .map(|f| f.evidence.as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            project,
+            tags: vec![first.domain.clone()],
+            files: first.paths.clone(),
+            occurrences: total,
+            lesson: Some(format!("{}: {}", capitalized(&first.trigger), first.action)),
+            seen: first_seen,
+            provenance,
+        };
+    }
+    let name = unique_name(&first.domain, &first.title, taken);
+    match episode {
+        Some(e) => Op::PromoteEpisode {
+            episode: e.name.clone(),
+            name,
+            domain: first.domain.clone(),
+            trigger: first.trigger.clone(),
+            action: first.action.clone(),
+            evidence: summarise_evidence(support),
+            last_seen,
+            provenance,
+        },
+        None => Op::Create {
+            name,
+            domain: first.domain.clone(),
+            trigger: first.trigger.clone(),
+            action: first.action.clone(),
+            confidence: if explicit {
+                STATED_CONFIDENCE
+            } else {
+                START_CONFIDENCE
+            },
+            project,
+            paths: first.paths.clone(),
+            evidence: summarise_evidence(support),
+            pattern: Some(key.to_string()),
+            first_seen,
+            last_seen,
+            provenance,
+        },
+    }
 }
 
 fn capitalized(text: &str) -> String {

@@ -56,6 +56,70 @@ const RELATIVE: f32 = 0.6;
 /// Candidates kept beyond `max_items` for reordering by use.
 const SPARES: usize = 3;
 
+/// The lookup: the prompt's words in the fields by their boosts, its identifiers as
+/// phrases, in the memory's kinds a prompt may bring (sessions only for a question about
+/// the past), in this project, global ones and the projects it names; files touched in
+/// the session count a little more.
+fn query(
+    index: &Index,
+    searcher: &Searcher,
+    text: &str,
+    keys: &[Keyword],
+    ids: &[Identifier],
+    ctx: &PromptContext,
+) -> BooleanQuery {
+    let f = index.fields();
+    let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for Keyword { word, .. } in keys {
+        for (name, boost) in BOOSTS {
+            if let Some(field) = f.by_name(name) {
+                let q = TermQuery::new(
+                    Term::from_field_text(field, word),
+                    IndexRecordOption::WithFreqs,
+                );
+                should.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(Box::new(q), *boost)),
+                ));
+            }
+        }
+    }
+    // An identifier matched whole counts more than its parts.
+    for Identifier { parts, .. } in ids {
+        for field in [f.title, f.trigger, f.action, f.body] {
+            let terms: Vec<Term> = parts
+                .iter()
+                .map(|p| Term::from_field_text(field, p))
+                .collect();
+            should.push((
+                Occur::Should,
+                Box::new(BoostQuery::new(Box::new(PhraseQuery::new(terms)), 4.0)),
+            ));
+        }
+    }
+    let mut scopes: Vec<String> = vec![ctx.project.to_string(), "*".to_string()];
+    scopes.extend(named_projects(index, searcher, text, ctx.project));
+    let scope_refs: Vec<&str> = scopes.iter().map(String::as_str).collect();
+    let past = asks_about_the_past(text);
+    let mut kinds = vec![Kind::Instinct, Kind::Conviction, Kind::Episode];
+    if past {
+        kinds.push(Kind::Session);
+    }
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![
+        (Occur::Must, Box::new(BooleanQuery::new(should))),
+        (Occur::Must, of_kinds(f, &kinds)),
+        (Occur::Must, super::any_of(f.scope, &scope_refs)),
+        (Occur::MustNot, term(f.flags, "disputed")),
+    ];
+    for file in ctx.touched {
+        clauses.push((
+            Occur::Should,
+            Box::new(BoostQuery::new(term(f.file_keys, file), 1.5)),
+        ));
+    }
+    BooleanQuery::new(clauses)
+}
+
 /// The prompt's words a memory has (`has`), each word once however many of its
 /// spellings the memory uses (the rarest spelling stands for it).
 fn shared<'k>(keys: &'k [Keyword], has: &BTreeSet<String>) -> Vec<&'k Keyword> {
@@ -166,55 +230,7 @@ pub fn prompt(
     if keys.is_empty() && ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    for Keyword { word, .. } in &keys {
-        for (name, boost) in BOOSTS {
-            if let Some(field) = f.by_name(name) {
-                let q = TermQuery::new(
-                    Term::from_field_text(field, word),
-                    IndexRecordOption::WithFreqs,
-                );
-                should.push((
-                    Occur::Should,
-                    Box::new(BoostQuery::new(Box::new(q), *boost)),
-                ));
-            }
-        }
-    }
-    // An identifier matched whole counts more than its parts.
-    for Identifier { parts, .. } in &ids {
-        for field in [f.title, f.trigger, f.action, f.body] {
-            let terms: Vec<Term> = parts
-                .iter()
-                .map(|p| Term::from_field_text(field, p))
-                .collect();
-            should.push((
-                Occur::Should,
-                Box::new(BoostQuery::new(Box::new(PhraseQuery::new(terms)), 4.0)),
-            ));
-        }
-    }
-    let mut scopes: Vec<String> = vec![ctx.project.to_string(), "*".to_string()];
-    scopes.extend(named_projects(index, &searcher, text, ctx.project));
-    let scope_refs: Vec<&str> = scopes.iter().map(String::as_str).collect();
-    let past = asks_about_the_past(text);
-    let mut kinds = vec![Kind::Instinct, Kind::Conviction, Kind::Episode];
-    if past {
-        kinds.push(Kind::Session);
-    }
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![
-        (Occur::Must, Box::new(BooleanQuery::new(should))),
-        (Occur::Must, of_kinds(f, &kinds)),
-        (Occur::Must, super::any_of(f.scope, &scope_refs)),
-        (Occur::MustNot, term(f.flags, "disputed")),
-    ];
-    for file in ctx.touched {
-        clauses.push((
-            Occur::Should,
-            Box::new(BoostQuery::new(term(f.file_keys, file), 1.5)),
-        ));
-    }
-    let query = BooleanQuery::new(clauses);
+    let query = query(index, &searcher, text, &keys, &ids, ctx);
     let limit = 20 + ctx.exclude.len().min(20);
     let ranked = search::ranked_scored(&searcher, &query, limit, ctx.now)?;
     let best = ranked.first().map_or(0.0, |(s, _)| *s);
