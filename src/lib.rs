@@ -16,7 +16,7 @@
 //! 7. `agent`: what the coding agent sends and writes (hook payloads and answers,
 //!    transcripts, projects) and the observations recorded from them, redacted.
 //! 8. Primitives: `shell` (command lines as the shell reads them), `env`, `paths`,
-//!    `fsutil`, `lock`, `log`, `text`.
+//!    `fsutil`, `lock`, `log`, `text`, `time`.
 //!
 //! Core modules take paths and `now` as arguments.
 
@@ -38,6 +38,7 @@ pub mod recall;
 pub mod setup;
 pub mod shell;
 pub mod text;
+pub mod time;
 pub mod ui;
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ pub fn hook_error(paths: &Paths, now: DateTime<Utc>, event: &str, message: &str)
     append(
         paths,
         "hooks.log",
-        &format!("{} {event} {message}", now.format("%Y-%m-%dT%H:%M:%SZ")),
+        &format!("{} {event} {message}", crate::time::stamp(now)),
     );
 }
 

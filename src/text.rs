@@ -1,25 +1,5 @@
 //! Small string helpers shared by every layer: clipping on character boundaries, one-line
-//! flattening, the timestamp spellings our files and logs use, and a stable hash.
-
-use chrono::{DateTime, SecondsFormat, Utc};
-
-/// How frontmatter stores instants: second precision, UTC, `Z`.
-pub const TIMESTAMP_FORMAT: &str = "%Y-%m-%dT%H:%M:%SZ";
-
-/// An instant as frontmatter stores it (`2026-02-01T14:30:00Z`).
-pub fn stamp(t: DateTime<Utc>) -> String {
-    t.format(TIMESTAMP_FORMAT).to_string()
-}
-
-/// An instant as log and observation lines carry it (RFC 3339, milliseconds).
-pub fn stamp_ms(t: DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(SecondsFormat::Millis, true)
-}
-
-/// A day as evidence bullets and episode names carry it (`2026-02-01`).
-pub fn day(t: DateTime<Utc>) -> String {
-    t.format("%Y-%m-%d").to_string()
-}
+//! flattening, and a stable hash.
 
 /// Cuts `text` to at most `max` characters on a character boundary.
 pub fn clip_chars(text: &str, max: usize) -> &str {
@@ -109,15 +89,5 @@ mod tests {
             strip_ansi("plain\ttext\n"),
             std::borrow::Cow::Borrowed(_)
         ));
-    }
-
-    #[test]
-    fn stamps() {
-        let t = DateTime::parse_from_rfc3339("2026-02-01T14:30:00.5Z")
-            .unwrap()
-            .to_utc();
-        assert_eq!(stamp(t), "2026-02-01T14:30:00Z");
-        assert_eq!(stamp_ms(t), "2026-02-01T14:30:00.500Z");
-        assert_eq!(day(t), "2026-02-01");
     }
 }

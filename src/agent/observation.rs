@@ -223,7 +223,7 @@ pub fn from_prompt(
 fn base(payload: &Payload, event: Event, now: DateTime<Utc>, project: Option<&str>) -> Observation {
     let cwd = payload.cwd.as_deref().unwrap_or("");
     Observation {
-        ts: crate::text::stamp_ms(now),
+        ts: crate::time::stamp_ms(now),
         event,
         session_id: payload.session_id(),
         cwd: bounded(cwd, FIELD_CHARS * 2),

@@ -11,7 +11,7 @@ use crate::memory::confidence::Feedback;
 use crate::memory::kind::Kind;
 use crate::memory::{Instinct, Origin, Scalar, Store, memo};
 use crate::paths::Paths;
-use crate::text::day;
+use crate::time::day;
 
 /// What a verdict did to an instinct.
 #[derive(Debug, Clone)]

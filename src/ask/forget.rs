@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use super::AskError;
 use crate::memory::{RETIRED, Scalar, Store};
 use crate::paths::Paths;
-use crate::text::day;
+use crate::time::day;
 
 /// What `forget` did.
 #[derive(Debug, Clone)]

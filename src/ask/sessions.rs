@@ -47,7 +47,7 @@ pub fn recent(
                 .then(|| crate::text::strip_ansi(&item.title).into_owned());
             Recent {
                 date: DateTime::from_timestamp(item.date, 0)
-                    .map(crate::text::stamp)
+                    .map(crate::time::stamp)
                     .unwrap_or_default(),
                 id: item.id,
                 asked,

@@ -8,7 +8,7 @@ use super::{Ctx, print, warn_all};
 use crate::cli::ExportArgs;
 use crate::fsutil;
 use crate::memory::Store;
-use crate::text::stamp;
+use crate::time::stamp;
 
 /// Marks an export file so `import` can tell it from other JSON.
 pub const FORMAT: &str = "homunculus-export";

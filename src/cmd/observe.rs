@@ -41,7 +41,7 @@ pub fn run(ctx: &Ctx, args: &ObserveArgs) -> Result<()> {
         crate::log::append(
             &ctx.paths,
             "observer.log",
-            &format!("{} run failed: {e}", crate::text::stamp(ctx.now)),
+            &format!("{} run failed: {e}", crate::time::stamp(ctx.now)),
         );
     })?;
     let mut out = String::new();

@@ -67,7 +67,7 @@ fn first_timestamp(path: &Path) -> Option<DateTime<Utc>> {
         .find_map(|line| {
             let v: serde_json::Value = serde_json::from_slice(&line).ok()?;
             let t = v.get("timestamp")?.as_str()?;
-            DateTime::parse_from_rfc3339(t).ok().map(|t| t.to_utc())
+            crate::time::parse(t)
         })
 }
 
@@ -224,7 +224,7 @@ fn replay_file(
                     )
                     .unwrap_or(false)
             }
-            hook => observes(hook) && observed.contains(&crate::text::stamp_ms(event.at)),
+            hook => observes(hook) && observed.contains(&crate::time::stamp_ms(event.at)),
         };
         let replay = if recorded {
             tally.copied += 1;

@@ -13,7 +13,7 @@ use crate::memory::identity;
 use crate::memory::usage::{Counts as UsageCounts, Usage};
 use crate::memory::{Instinct, Origin, Store};
 use crate::text::one_line;
-use crate::text::stamp;
+use crate::time::stamp;
 
 pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
     ctx.require_memory()?;

@@ -48,7 +48,7 @@ fn record(ctx: &Ctx, payload: &StatusInput) {
     }
     let used = payload.context_window.used_percentage;
     let line = json!({
-        "ts": crate::text::stamp_ms(ctx.now),
+        "ts": crate::time::stamp_ms(ctx.now),
         "session_id": crate::agent::payload::safe_session_id(payload.session_id.as_deref().unwrap_or("")),
         "used_percentage": used,
         "transcript_path": payload.transcript_path,

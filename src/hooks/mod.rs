@@ -193,7 +193,7 @@ impl HookCtx {
             .map(|(id, words)| (id.clone(), words.clone()))
             .collect();
         let entry = log::Injection {
-            ts: crate::text::stamp_ms(self.now),
+            ts: crate::time::stamp_ms(self.now),
             session: self.sid.clone(),
             event: self.event.cli_name().to_string(),
             items: ids.to_vec(),

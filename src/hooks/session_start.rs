@@ -9,7 +9,7 @@ use crate::memory::memo;
 use crate::memory::session;
 use crate::recall::render::{self, Budget};
 use crate::recall::{self, StartLimits};
-use crate::text::stamp;
+use crate::time::stamp;
 
 /// Notes the session's transcript (an absolute `.jsonl` path) for the llm lenses.
 pub fn remember_transcript(ctx: &HookCtx, memo: &mut memo::Memo) {

@@ -16,7 +16,7 @@ use crate::memory::session;
 use crate::memory::tally::Tally;
 use crate::memory::{Store, fields::parse_date, stem};
 use crate::observer;
-use crate::text::stamp;
+use crate::time::stamp;
 
 /// Stop, SessionEnd and PreCompact (`ctx.event`).
 pub fn run(ctx: &HookCtx) -> Result<Outcome> {

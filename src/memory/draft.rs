@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use super::Scalar;
 use super::frontmatter::render_new;
 use super::provenance::Provenance;
-use crate::text::stamp;
+use crate::time::stamp;
 
 /// The text of a new item file: the frontmatter, a blank line, the body.
 pub fn new_file(fields: &[(&str, Scalar)], body: &str) -> String {

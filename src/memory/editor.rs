@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 use super::confidence::Update;
 use super::{Document, Error, Scalar, body};
-use crate::text::stamp;
+use crate::time::stamp;
 
 /// The file being edited, handed out by `Store::edit`.
 pub struct Editor<'a> {

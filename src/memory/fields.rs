@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use chrono::{DateTime, Utc};
 use serde_yaml_ng::{Mapping, Value};
 
 use super::{Document, Error};
@@ -100,19 +100,7 @@ impl<'a> FieldReader<'a> {
 
 /// Parses the timestamp forms found in memory files.
 pub fn parse_date(text: &str) -> Option<DateTime<Utc>> {
-    let text = text.trim();
-    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
-        return Some(t.with_timezone(&Utc));
-    }
-    for format in ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H%M%SZ"] {
-        if let Ok(t) = NaiveDateTime::parse_from_str(text, format) {
-            return Some(t.and_utc());
-        }
-    }
-    NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .ok()
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .map(|t| t.and_utc())
+    crate::time::parse(text)
 }
 
 #[cfg(test)]

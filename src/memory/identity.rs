@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use crate::fsutil::{self, InvalidFile, PathError};
 use crate::lock::{FileLock, LockError, LockName};
 use crate::paths::Paths;
-use crate::text::stamp;
+use crate::time::stamp;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IdentityError {

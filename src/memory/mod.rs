@@ -48,9 +48,6 @@ pub const DOMAINS: &[&str] = &[
     "general",
 ];
 
-/// Timestamps in frontmatter: UTC, second resolution.
-pub use crate::text::TIMESTAMP_FORMAT;
-
 /// Errors of the memory layer. `Invalid` is a file we refuse to touch.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

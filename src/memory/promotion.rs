@@ -11,7 +11,7 @@ use crate::memory::confidence::{self, CLUSTER_SIZE};
 use crate::memory::draft::new_file;
 use crate::memory::{Error, Instinct, Scalar, Store, is_valid_name};
 use crate::paths::Paths;
-use crate::text::stamp;
+use crate::time::stamp;
 
 /// An instinct that has earned a conviction, and the file it would become.
 #[derive(Debug, Clone)]

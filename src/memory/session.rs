@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use crate::agent::observation::Observation;
 use crate::agent::project::Project;
 use crate::memory::draft::new_file;
-use crate::memory::{Document, Error, Note, NoteKind, Scalar, Store, TIMESTAMP_FORMAT};
+use crate::memory::{Document, Error, Note, NoteKind, Scalar, Store};
 
 /// The most files a summary lists.
 pub const MAX_FILES: usize = 50;
@@ -32,13 +32,10 @@ pub fn facts(observations: &[Observation], project: Option<&Project>) -> Facts {
     crate::memory::tally::Tally::of(observations).facts(project)
 }
 
-/// How a summary's file name spells when its session started.
-const FILE_TIME: &str = "%Y-%m-%dT%H%M%SZ";
-
 /// The summary's file name for a session that started at `started`.
 pub fn file_name(started: DateTime<Utc>, session_id: &str) -> String {
     let sid8 = crate::agent::payload::short_id(session_id);
-    format!("{}-{sid8}.md", started.format(FILE_TIME))
+    format!("{}-{sid8}.md", started.format(crate::time::FILE_STAMP))
 }
 
 /// The summary's file name for a session, unless another session already holds that
@@ -58,7 +55,7 @@ pub fn free_file_name(dir: &std::path::Path, started: DateTime<Utc>, session_id:
     let hash = crate::text::fnv1a(session_id.as_bytes()) as u32;
     format!(
         "{}-{}-{hash:08x}.md",
-        started.format(FILE_TIME),
+        started.format(crate::time::FILE_STAMP),
         crate::agent::payload::short_id(session_id)
     )
 }
@@ -67,7 +64,7 @@ pub fn free_file_name(dir: &std::path::Path, started: DateTime<Utc>, session_id:
 /// (`2026-02-19T174512Z-7c1e5a2b`); `None` for a name `file_name` did not make.
 pub fn started_from_stem(stem: &str) -> Option<DateTime<Utc>> {
     let head = stem.get(..18)?;
-    chrono::NaiveDateTime::parse_from_str(head, FILE_TIME)
+    chrono::NaiveDateTime::parse_from_str(head, crate::time::FILE_STAMP)
         .ok()
         .map(|t| t.and_utc())
 }
@@ -114,7 +111,7 @@ pub fn write(
     turns: u32,
     now: DateTime<Utc>,
 ) -> Result<PathBuf, Error> {
-    let stamp = now.format(TIMESTAMP_FORMAT).to_string();
+    let stamp = crate::time::stamp(now);
     if path.exists() {
         store.edit(&path, |file| {
             file.set("updated", &Scalar::Text(stamp.clone()), &["date"])?;
@@ -139,7 +136,7 @@ pub fn write(
     let text = |t: &str| Scalar::Text(t.to_string());
     let mut fields = vec![
         ("type", Scalar::Plain("session".into())),
-        ("date", Scalar::Plain(crate::text::stamp(who.started))),
+        ("date", Scalar::Plain(crate::time::stamp(who.started))),
         ("updated", Scalar::Plain(stamp)),
         ("project", text(who.project)),
         ("directory", text(who.directory)),

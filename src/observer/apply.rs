@@ -11,7 +11,7 @@ use crate::memory::confidence::Update;
 use crate::memory::draft::{EpisodeDraft, InstinctDraft};
 use crate::memory::editor::Editor;
 use crate::memory::{Error, Instinct, Origin, Scalar, Store};
-use crate::text::day;
+use crate::time::day;
 use episodes::{episode, promote_episode};
 
 /// What a run changed, as lines for the log and the git commit message.

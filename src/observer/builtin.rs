@@ -122,7 +122,7 @@ fn similar_enough(a: &str, b: &str) -> bool {
 }
 
 fn at(f: &Finding) -> Option<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(&f.at).ok().map(|t| t.to_utc())
+    crate::time::parse(&f.at)
 }
 
 /// The project a pattern belongs to: the one it was seen in, or none (global) when a

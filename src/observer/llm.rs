@@ -123,7 +123,7 @@ pub fn run(
         )));
     }
     let mut state = batch::read_state(paths);
-    let today = now.format("%Y-%m-%d").to_string();
+    let today = crate::time::day(now);
     if state.llm_day != today {
         state.llm_day = today;
         state.llm_chars_today = 0;

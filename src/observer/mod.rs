@@ -277,7 +277,7 @@ fn after_run(
         "observer.log",
         &format!(
             "{} observed {} observations: {} operations, {} changes, {} promoted, {} revoked, {} errors",
-            crate::text::stamp(now),
+            crate::time::stamp(now),
             report.observations,
             report.ops.len(),
             report.changes.len(),
@@ -290,7 +290,7 @@ fn after_run(
         log::append(
             paths,
             "observer.log",
-            &format!("{} error: {e}", crate::text::stamp(now)),
+            &format!("{} error: {e}", crate::time::stamp(now)),
         );
     }
     if config.git.commit && git::is_repo(&paths.root) && !report.changes.is_empty() {
@@ -309,7 +309,7 @@ fn after_run(
             Err(e) => log::append(
                 paths,
                 "observer.log",
-                &format!("{} git: {e}", crate::text::stamp(now)),
+                &format!("{} git: {e}", crate::time::stamp(now)),
             ),
         }
     }

@@ -115,8 +115,7 @@ pub fn nonce(seed: &str) -> String {
 }
 
 fn day(unix: i64) -> String {
-    chrono::DateTime::from_timestamp(unix, 0)
-        .map_or_else(|| "?".to_string(), |t| t.format("%Y-%m-%d").to_string())
+    crate::time::day_of_unix(unix)
 }
 
 /// The rendered text and the ids of the items it contains.

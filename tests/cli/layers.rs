@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["memory"],
     &["agent"],
     &[
-        "shell", "env", "paths", "fsutil", "lock", "log", "text", "testutil",
+        "shell", "env", "paths", "fsutil", "lock", "log", "text", "time", "testutil",
     ],
 ];
 

@@ -21,10 +21,7 @@ pub fn is_rollout(text: &str) -> bool {
 }
 
 fn timestamp(v: &Value) -> Option<DateTime<Utc>> {
-    v["timestamp"]
-        .as_str()
-        .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
-        .map(|t| t.with_timezone(&Utc))
+    v["timestamp"].as_str().and_then(crate::time::parse)
 }
 
 /// Reads one rollout. `seen` holds the call ids of files read before; this file's are

@@ -56,8 +56,7 @@ fn id_from_name(stem: &str) -> Option<String> {
 fn timestamp(v: &Value) -> Option<DateTime<Utc>> {
     v.get("timestamp")
         .and_then(Value::as_str)
-        .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
-        .map(|t| t.with_timezone(&Utc))
+        .and_then(crate::time::parse)
 }
 
 fn flag(v: &Value, key: &str) -> bool {

@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use super::export::FORMAT;
-use crate::text::stamp;
+use crate::time::stamp;
 
 mod nous;
 use super::{Ctx, print, reindex_changed};
@@ -157,7 +157,7 @@ fn prepare(
     for key in ["promoted", "promoted_to", "decayed_until"] {
         doc.remove(key).map_err(bad)?;
     }
-    let bullet = format!("{}: imported from {source}", ctx.now.format("%Y-%m-%d"));
+    let bullet = format!("{}: imported from {source}", crate::time::day(ctx.now));
     body::append_bullet(&mut doc, "Evidence", &bullet);
     let identity = identity_of(&instinct.trigger, &instinct.action);
     Ok((doc.into_text(), confidence, identity))

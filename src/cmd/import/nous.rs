@@ -43,8 +43,8 @@ pub fn entries(text: &str, now: DateTime<Utc>) -> Result<Vec<Value>> {
         let ts = entry
             .get("ts")
             .and_then(Value::as_str)
-            .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
-            .map_or(now, |t| t.with_timezone(&Utc));
+            .and_then(crate::time::parse)
+            .map_or(now, |t| t);
         let why = entry.get("context").and_then(Value::as_str).unwrap_or("");
         let lens = if knowledge { "knowledge" } else { "learnings" };
         let title: String = content

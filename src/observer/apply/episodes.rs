@@ -118,7 +118,7 @@ pub(super) fn promote_episode(
         title: &title_of(action),
         evidence: &format!(
             "{}: promoted from episode {episode}; {evidence} {}",
-            crate::text::day(seen),
+            crate::time::day(seen),
             run.mark
         ),
     };

@@ -38,7 +38,7 @@ const LOOKAHEAD: usize = 12;
 const GAP_SECONDS: i64 = 15 * 60;
 
 fn seconds_between(a: &str, b: &str) -> Option<i64> {
-    let t = |s: &str| chrono::DateTime::parse_from_rfc3339(s).ok();
+    let t = crate::time::parse;
     Some((t(b)? - t(a)?).num_seconds())
 }
 
