@@ -4,6 +4,7 @@
 mod ledgers;
 mod recoveries;
 mod rules;
+mod stories;
 
 use super::*;
 use crate::agent::observation::{Event, Input, Observation, Outcome};
