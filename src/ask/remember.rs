@@ -72,6 +72,7 @@ pub fn remember(paths: &Paths, req: &Request, now: DateTime<Utc>) -> Result<Reme
             name: name.clone(),
             evidence,
             last_seen: None,
+            sessions: 0,
         }
     } else {
         Op::Create {
@@ -90,6 +91,7 @@ pub fn remember(paths: &Paths, req: &Request, now: DateTime<Utc>) -> Result<Reme
             first_seen: None,
             last_seen: None,
             provenance: Provenance::User,
+            sessions: 0,
         }
     };
     let op = op.redacted();

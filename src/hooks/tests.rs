@@ -387,3 +387,47 @@ fn an_instinct_the_user_confirmed_reaches_the_model_as_theirs_however_old() {
         "an old, unconfirmed lesson still shows its decay: {text}"
     );
 }
+
+#[test]
+fn an_old_lesson_many_sessions_showed_keeps_some_weight() {
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    let old = ("2025-01-01T00:00:00Z", "2025-02-01T00:00:00Z");
+    memory.instinct(
+        "testing-seven",
+        0.8,
+        old.0,
+        old.1,
+        "provenance: model\nsessions: 7\n",
+    );
+    memory.instinct(
+        "testing-three",
+        0.8,
+        old.0,
+        old.1,
+        "provenance: model\nsessions: 3\n",
+    );
+    memory.instinct(
+        "testing-one",
+        0.8,
+        old.0,
+        old.1,
+        "provenance: model\nsessions: 1\n",
+    );
+    let start = run(
+        &memory,
+        HookEvent::SessionStart,
+        payload("SessionStart", &cwd, json!({"source": "startup"})),
+    );
+    let text = context(&start);
+    for (name, shown) in [
+        ("testing-seven", "[0.50, observed in 7 sessions]"),
+        ("testing-three", "[0.30, observed in 3 sessions]"),
+        ("testing-one", "[0.20, observed]"),
+    ] {
+        assert!(
+            text.contains(&format!("for {name} {shown}")),
+            "{name}: {text}"
+        );
+    }
+}

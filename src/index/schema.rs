@@ -7,7 +7,7 @@ use tantivy::schema::{
 
 /// Bumped whenever the schema or the way documents are built changes; an index of
 /// another version is rebuilt.
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// Handles to every field.
 #[derive(Debug, Clone, Copy)]
@@ -45,6 +45,8 @@ pub struct Fields {
     pub decay_origin: Field,
     pub last_seen: Field,
     pub created: Field,
+    /// Independent sessions that showed an instinct (0: not counted).
+    pub sessions: Field,
     /// The file's modification time (ns) and size when indexed: the sync manifest.
     pub mtime: Field,
     pub size: Field,
@@ -98,6 +100,7 @@ pub fn build() -> (Schema, Fields) {
         decay_origin: b.add_i64_field("decay_origin", FAST | STORED),
         last_seen: b.add_i64_field("last_seen", FAST | STORED | INDEXED),
         created: b.add_i64_field("created", FAST | STORED),
+        sessions: b.add_u64_field("sessions", STORED),
         mtime: b.add_i64_field("mtime", FAST),
         size: b.add_u64_field("size", FAST),
     };

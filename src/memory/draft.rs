@@ -42,6 +42,8 @@ pub struct InstinctDraft<'a> {
     pub title: &'a str,
     /// The first evidence bullet, without its `- `.
     pub evidence: &'a str,
+    /// Independent sessions that showed it; 0 when not counted (not written).
+    pub sessions: u32,
 }
 
 impl InstinctDraft<'_> {
@@ -62,6 +64,9 @@ impl InstinctDraft<'_> {
         }
         fields.push(("source", plain(self.source)));
         fields.push(("provenance", plain(self.provenance.name())));
+        if self.sessions > 0 {
+            fields.push(("sessions", Scalar::Int(i64::from(self.sessions))));
+        }
         if let Some(p) = self.pattern {
             fields.push(("pattern", text(p)));
         }
@@ -136,6 +141,7 @@ mod tests {
                 last_seen: t,
                 title: "T",
                 evidence: "2026-02-01: seen",
+                sessions: 3,
             }
             .render();
             let doc = Document::parse(text.clone()).unwrap();

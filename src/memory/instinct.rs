@@ -42,6 +42,9 @@ pub struct Instinct {
     pub retired: bool,
     /// `user` once the user accepted it (review screen, feedback strong).
     pub confirmed_by: Option<String>,
+    /// How many independent sessions showed it (absent in older files and for rules
+    /// the user wrote).
+    pub sessions: Option<u32>,
     pub censor: Option<String>,
     /// A regular expression over shell commands: the instinct applies (as a censor)
     /// when a Bash call matches it.
@@ -85,6 +88,7 @@ impl Instinct {
             disputed: f.bool("disputed")?,
             retired: f.bool("retired")?,
             confirmed_by: f.text("confirmed_by")?,
+            sessions: f.number("sessions")?.map(|n| n.max(0.0) as u32),
             censor: f.text("censor")?,
             command: f.text("command")?,
             pattern: f.text("pattern")?,

@@ -12,7 +12,7 @@ use crate::memory::draft::{EpisodeDraft, InstinctDraft};
 use crate::memory::editor::Editor;
 use crate::memory::{Error, Instinct, Origin, Scalar, Store};
 use crate::time::day;
-use episodes::{episode, promote_episode};
+use episodes::{Promotion, episode, promote_episode};
 
 /// What a run changed, as lines for the log and the git commit message.
 #[derive(Debug, Default)]
@@ -86,6 +86,7 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
             first_seen,
             last_seen,
             provenance,
+            sessions,
         } => {
             let last = run.when(*last_seen);
             let draft = InstinctDraft {
@@ -102,6 +103,7 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
                 last_seen: last,
                 title: &title_of(action),
                 evidence: &format!("{}: {evidence} {}", day(last), run.mark),
+                sessions: *sessions,
             };
             create(run, name, &draft, out)
         }
@@ -109,7 +111,8 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
             name,
             evidence,
             last_seen,
-        } => reinforce(run, name, evidence, run.when(*last_seen), out),
+            sessions,
+        } => reinforce(run, name, evidence, run.when(*last_seen), *sessions, out),
         Op::Contradict { name, evidence } => contradict(run, name, evidence, out),
         Op::Episode {
             key,
@@ -146,20 +149,20 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
             evidence,
             last_seen,
             provenance,
+            sessions,
         } => {
-            let seen = run.when(*last_seen);
-            promote_episode(
-                run,
+            let promotion = Promotion {
                 episode,
                 name,
                 domain,
                 trigger,
                 action,
                 evidence,
-                seen,
-                *provenance,
-                out,
-            )
+                seen: run.when(*last_seen),
+                provenance: *provenance,
+                sessions: *sessions,
+            };
+            promote_episode(run, &promotion, out)
         }
         Op::SummarizeSession { session, summary } => summarize(run, session, summary, out),
     }
@@ -185,6 +188,7 @@ fn reinforce(
     name: &str,
     evidence: &str,
     seen: DateTime<Utc>,
+    sessions: u32,
     out: &mut Applied,
 ) -> Result<(), Error> {
     let now = run.now;
@@ -196,6 +200,14 @@ fn reinforce(
             ..state.reinforce(at)
         };
         file.set_state(instinct.last_seen, &update)?;
+        if sessions > 0 {
+            let counted = instinct.sessions.unwrap_or(0) + sessions;
+            file.set(
+                "sessions",
+                &Scalar::Int(i64::from(counted)),
+                &["provenance"],
+            )?;
+        }
         file.append_bullet(
             "Evidence",
             &format!("{}: {evidence} {}", day(seen), run.mark),

@@ -161,6 +161,7 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
                     name: instinct.name.clone(),
                     evidence: summarise_evidence(&support),
                     last_seen,
+                    sessions: sessions_of(&support),
                 });
             }
             continue;
@@ -214,8 +215,7 @@ fn learn(key: &str, support: &[&Finding], existing: &Existing, taken: &mut BTree
         .episodes
         .iter()
         .find(|e| e.pattern.as_deref() == Some(key));
-    let sessions: BTreeSet<&str> = support.iter().map(|f| f.session.as_str()).collect();
-    let seen = sessions.len() as u32 + episode.map_or(0, |e| e.occurrences);
+    let seen = sessions_of(support) + episode.map_or(0, |e| e.occurrences);
     let total = seen.max(support.iter().map(|f| f.known).max().unwrap_or(0));
     let explicit = support.iter().any(|f| f.explicit);
     let provenance = first.provenance;
@@ -249,6 +249,7 @@ fn learn(key: &str, support: &[&Finding], existing: &Existing, taken: &mut BTree
             evidence: summarise_evidence(support),
             last_seen,
             provenance,
+            sessions: total,
         },
         None => Op::Create {
             name,
@@ -267,8 +268,15 @@ fn learn(key: &str, support: &[&Finding], existing: &Existing, taken: &mut BTree
             first_seen,
             last_seen,
             provenance,
+            sessions: total,
         },
     }
+}
+
+/// The independent sessions behind findings.
+fn sessions_of(support: &[&Finding]) -> u32 {
+    let sessions: BTreeSet<&str> = support.iter().map(|f| f.session.as_str()).collect();
+    sessions.len() as u32
 }
 
 fn capitalized(text: &str) -> String {

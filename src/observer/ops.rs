@@ -39,6 +39,9 @@ pub enum Op {
         /// Whose words it holds (an engine's answer is the model's: see `llm`).
         #[serde(default)]
         provenance: Provenance,
+        /// Independent sessions that showed it (0: not counted, as for an llm's).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        sessions: u32,
     },
     /// The pattern of an existing instinct was seen again.
     Reinforce {
@@ -46,6 +49,9 @@ pub enum Op {
         evidence: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         last_seen: Option<DateTime<Utc>>,
+        /// Sessions that showed it again, not counted before.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        sessions: u32,
     },
     /// Observations went against an existing instinct.
     Contradict { name: String, evidence: String },
@@ -81,9 +87,15 @@ pub enum Op {
         last_seen: Option<DateTime<Utc>>,
         #[serde(default)]
         provenance: Provenance,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        sessions: u32,
     },
     /// The `## Summary` of a session summary file.
     SummarizeSession { session: String, summary: String },
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Why an operation was refused.

@@ -45,6 +45,8 @@ pub struct Item {
     pub why: Vec<String>,
     /// An episode's one line of what happened (empty for other kinds).
     pub gist: String,
+    /// Independent sessions that showed an instinct (0: not counted).
+    pub sessions: u32,
 }
 
 pub(crate) fn term(field: Field, value: &str) -> Box<dyn Query> {
@@ -79,6 +81,17 @@ fn scoped(f: &Fields, kinds: &[Kind], project: &str) -> Vec<(Occur, Box<dyn Quer
 
 /// The least confidence an instinct the user confirmed is recalled with.
 const CONFIRMED_FLOOR: f64 = 0.7;
+
+/// The least confidence an instinct seen in `sessions` independent sessions is
+/// recalled with: decay counts from the last sighting, but a lesson many sessions
+/// agreed on keeps some of its weight however old (three sessions 0.30, five 0.40,
+/// seven or more 0.50; one or two: the decay floor).
+fn evidence_floor(sessions: u32) -> f64 {
+    if sessions < 3 {
+        return 0.0;
+    }
+    (0.2 + 0.05 * f64::from(sessions - 1)).min(0.5)
+}
 
 fn effective(kind: Kind, confidence: f64, decay_origin: i64, now: i64) -> f64 {
     match kind {
@@ -117,6 +130,18 @@ pub(crate) fn load(
     if kind == Kind::Instinct && flags.iter().any(|f| f == crate::index::CONFIRMED_BY_USER) {
         confidence = confidence.max(CONFIRMED_FLOOR);
     }
+    let sessions = doc
+        .get_first(f.sessions)
+        .and_then(|v| v.as_u64())
+        .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
+    if kind == Kind::Instinct {
+        // Never above what the file says: the floor keeps weight, it adds none.
+        let stored = doc
+            .get_first(f.confidence)
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0);
+        confidence = confidence.max(evidence_floor(sessions).min(stored));
+    }
     Ok(Item {
         id: text(f.path),
         confidence,
@@ -133,6 +158,7 @@ pub(crate) fn load(
         kind,
         why: Vec::new(),
         gist: text(f.gist),
+        sessions,
     })
 }
 

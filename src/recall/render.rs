@@ -206,6 +206,10 @@ fn advice(i: &Item) -> (String, String) {
     }
     let what = match crate::index::search::provenance_of(i.flags.iter().map(String::as_str)) {
         Some("user") => format!("{} [{:.2}, the user said so]", i.action, i.confidence),
+        Some("model") if i.sessions >= 2 => format!(
+            "{} [{:.2}, observed in {} sessions]",
+            i.action, i.confidence, i.sessions
+        ),
         Some("model") => format!("{} [{:.2}, observed]", i.action, i.confidence),
         Some("import") => format!("{} [{:.2}, imported]", i.action, i.confidence),
         _ => format!("{} [{:.2}]", i.action, i.confidence),
@@ -286,6 +290,7 @@ mod tests {
             command: None,
             why: vec![],
             gist: String::new(),
+            sessions: 0,
         }
     }
 

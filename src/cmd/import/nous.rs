@@ -69,6 +69,7 @@ pub fn entries(text: &str, now: DateTime<Utc>) -> Result<Vec<Value>> {
                 "imported from Nous ({lens}){}{why}",
                 if why.is_empty() { "" } else { ": " }
             ),
+            sessions: 0,
         }
         .render();
         out.push(

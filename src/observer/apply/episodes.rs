@@ -79,19 +79,35 @@ pub(super) fn episode(
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)] // the fields of one operation
+/// An episode seen often enough to become an instinct.
+pub(super) struct Promotion<'a> {
+    pub episode: &'a str,
+    pub name: &'a str,
+    pub domain: &'a str,
+    pub trigger: &'a str,
+    pub action: &'a str,
+    pub evidence: &'a str,
+    pub seen: DateTime<Utc>,
+    pub provenance: Provenance,
+    pub sessions: u32,
+}
+
 pub(super) fn promote_episode(
     run: &Run,
-    episode: &str,
-    name: &str,
-    domain: &str,
-    trigger: &str,
-    action: &str,
-    evidence: &str,
-    seen: DateTime<Utc>,
-    provenance: Provenance,
+    promotion: &Promotion,
     out: &mut Applied,
 ) -> Result<(), Error> {
+    let Promotion {
+        episode,
+        name,
+        domain,
+        trigger,
+        action,
+        evidence,
+        seen,
+        provenance,
+        sessions,
+    } = *promotion;
     let store = run.store;
     let episode_path = store.paths().episodes().join(format!("{episode}.md"));
     let path = instinct_path(store, name);
@@ -121,6 +137,7 @@ pub(super) fn promote_episode(
             crate::time::day(seen),
             run.mark
         ),
+        sessions,
     };
     store.create(&path, &draft.render())?;
     store.remove(&episode_path)?;

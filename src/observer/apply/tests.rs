@@ -34,6 +34,7 @@ fn a_forgotten_item_is_never_reinforced_contradicted_or_grown_again() {
             name: "testing-nextest".into(),
             evidence: "seen again".into(),
             last_seen: None,
+            sessions: 2,
         },
         Op::Contradict {
             name: "testing-nextest".into(),
@@ -60,6 +61,7 @@ fn a_forgotten_item_is_never_reinforced_contradicted_or_grown_again() {
             evidence: "three times".into(),
             last_seen: None,
             provenance: Default::default(),
+            sessions: 3,
         },
     ];
     let applied = apply(&store, &ops, "b1", "builtin", m.now);
@@ -86,4 +88,38 @@ fn a_forgotten_item_is_never_reinforced_contradicted_or_grown_again() {
             .join("debugging-free-the-port.md")
             .exists()
     );
+}
+
+#[test]
+fn reinforcing_counts_the_new_sessions_in_one_line() {
+    let m = crate::testutil::Memory::new();
+    let store = Store::new(&m.paths);
+    let path = m.instinct(
+        "testing-nextest",
+        0.5,
+        "2026-02-01T00:00:00Z",
+        "2026-02-01T00:00:00Z",
+        "provenance: model\nsessions: 3\n",
+    );
+    let reinforce = |sessions| Op::Reinforce {
+        name: "testing-nextest".into(),
+        evidence: "seen again".into(),
+        last_seen: None,
+        sessions,
+    };
+    let before = std::fs::read_to_string(&path).unwrap();
+    let applied = apply(&store, &[reinforce(2)], "b1", "builtin", m.now);
+    assert!(applied.errors.is_empty(), "{:?}", applied.errors);
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(after.contains("\nsessions: 5\n"), "{after}");
+    // Only the state lines, the count and one evidence bullet changed.
+    let changed = before
+        .lines()
+        .filter(|l| !after.lines().any(|a| a == *l))
+        .count();
+    assert!(changed <= 3, "{before}\n---\n{after}");
+    // An engine that does not count sessions leaves the count as it was.
+    apply(&store, &[reinforce(0)], "b2", "llm", m.now);
+    let again = std::fs::read_to_string(&path).unwrap();
+    assert!(again.contains("\nsessions: 5\n"), "{again}");
 }
