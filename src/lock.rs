@@ -25,6 +25,8 @@ pub enum LockName {
     Observer,
     /// `state/usage.json`: how often items were injected and used.
     Usage,
+    /// `projects.json`: which repository each project key stands for.
+    Projects,
     /// One session's hook state; the id is already safe as a file name.
     Session(String),
 }
@@ -39,6 +41,7 @@ impl LockName {
             LockName::Watch => "watch".into(),
             LockName::Observer => "observer".into(),
             LockName::Usage => "usage".into(),
+            LockName::Projects => "projects".into(),
             LockName::Session(id) => format!("session-{id}"),
         }
     }

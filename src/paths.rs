@@ -83,6 +83,11 @@ impl Paths {
         self.root.join("identity.json")
     }
 
+    /// Which repository each project key stands for (`memory::projects`).
+    pub fn projects(&self) -> PathBuf {
+        self.root.join("projects.json")
+    }
+
     pub fn config(&self) -> PathBuf {
         self.root.join("config.toml")
     }

@@ -199,7 +199,8 @@ fn replay_file(
     // Claude Code's own title names the session's summary; the project's previous
     // session is the one it continues.
     let sid = crate::agent::payload::safe_session_id(&t.session_id);
-    let project = crate::agent::project::of(&t.cwd).map(|p| p.name);
+    let project = crate::agent::project::of(&t.cwd)
+        .map(|p| crate::memory::projects::keyed(&ctx.paths, p).name);
     let previous = project.as_ref().and_then(|p| last.get(p)).cloned();
     let _ = memo::update(&ctx.paths, &sid, |m| {
         if t.title.is_some() {

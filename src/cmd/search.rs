@@ -83,7 +83,7 @@ fn options(ctx: &Ctx, args: &SearchArgs) -> SearchOptions {
         near: std::env::current_dir()
             .ok()
             .and_then(|d| crate::agent::project::of(&d.to_string_lossy()))
-            .map(|p| p.name),
+            .map(|p| crate::memory::projects::looked_up(&ctx.paths, p).name),
         limit: usize::from(args.limit),
         now_unix: ctx.now.timestamp(),
         snippet_chars: if args.json { 0 } else { 160 },

@@ -291,7 +291,11 @@ pub fn handle(
     }
     let ctx = HookCtx {
         sid: payload.session_id(),
-        project: payload.cwd.as_deref().and_then(project::of),
+        project: payload
+            .cwd
+            .as_deref()
+            .and_then(project::of)
+            .map(|p| crate::memory::projects::keyed(paths, p)),
         paths: paths.clone(),
         now,
         payload,

@@ -431,3 +431,38 @@ fn an_old_lesson_many_sessions_showed_keeps_some_weight() {
         );
     }
 }
+
+#[test]
+fn an_unrelated_repository_with_the_same_name_is_another_project() {
+    let memory = Memory::new();
+    let ours = project(&memory);
+    let theirs = memory.paths.root.parent().unwrap().join("elsewhere/ledger");
+    std::fs::create_dir_all(theirs.join(".git")).unwrap();
+    memory.instinct(
+        "testing-ledger-nextest",
+        0.8,
+        "2026-02-01T00:00:00Z",
+        "2026-02-20T00:00:00Z",
+        "project: ledger\n",
+    );
+    let start = |cwd: &std::path::Path| {
+        let outcome = run(
+            &memory,
+            HookEvent::SessionStart,
+            payload("SessionStart", cwd, json!({"source": "startup"})),
+        );
+        context(&outcome).to_string()
+    };
+    // The first repository seen under the name keeps it, and its memories.
+    assert!(start(&ours).contains("testing-ledger-nextest"));
+    let other = start(&theirs);
+    assert!(!other.contains("testing-ledger-nextest"), "{other}");
+    let memo = crate::memory::memo::read(&memory.paths, SID);
+    assert!(
+        memo.project
+            .as_deref()
+            .is_some_and(|p| p.starts_with("ledger-")),
+        "{:?}",
+        memo.project
+    );
+}

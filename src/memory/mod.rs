@@ -17,6 +17,7 @@ pub mod memo;
 pub mod migrate;
 pub mod note;
 pub mod pattern;
+pub mod projects;
 pub mod promotion;
 pub mod provenance;
 pub mod session;
