@@ -83,9 +83,10 @@ impl Paths {
         self.root.join("identity.json")
     }
 
-    /// Which repository each project key stands for (`memory::projects`).
+    /// Which repository each project key stands for on this machine
+    /// (`memory::projects`).
     pub fn projects(&self) -> PathBuf {
-        self.root.join("projects.json")
+        self.state().join("projects.json")
     }
 
     pub fn config(&self) -> PathBuf {

@@ -53,7 +53,7 @@ pub fn of(cwd: &str) -> Option<Project> {
 
 /// The main repository of a git worktree (its `.git` is a file pointing into
 /// `<main>/.git/worktrees/<name>`); `None` for a repository of its own.
-fn main_repository(root: &Path) -> Option<PathBuf> {
+pub fn main_repository(root: &Path) -> Option<PathBuf> {
     let dot_git = root.join(".git");
     if !dot_git.is_file() {
         return None;

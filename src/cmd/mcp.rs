@@ -16,6 +16,6 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     let project = std::env::current_dir()
         .ok()
         .and_then(|d| crate::agent::project::of(&d.to_string_lossy()))
-        .map(|p| crate::memory::projects::looked_up(&ctx.paths, p).name);
+        .map(|p| crate::memory::projects::keyed(&ctx.paths, p).name);
     crate::mcp::serve(ctx.paths.clone(), clock, project).context("the MCP server stopped")
 }

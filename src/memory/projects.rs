@@ -1,13 +1,15 @@
 //! Project keys: two unrelated repositories with the same folder name are two projects.
-//! A project is named by its folder (`ledger`); `projects.json` (in the memory folder,
-//! kept in git) records which repository each name stands for: its `origin` remote when
-//! it has one (every clone of it is one project), else its root. The first repository
-//! seen under a name keeps the plain name; another one gets the name and a short hash of
-//! its identity (`ledger-3f2a`). A repository whose root is gone and was not a remote
-//! was moved: the next one seen under its name takes its key over.
+//! A project is named by its folder (`ledger`, a worktree by its main repository's);
+//! `state/projects.json` records, per name, the repositories this machine has seen under
+//! it, each with its key, its roots and its `origin` remote. A repository is known by its
+//! remote (every clone is one project) or else by its root; the first under a name keeps
+//! the plain name, another one gets the name and a short hash (`ledger-3f2a`). A remote
+//! added to a known root keeps its key, and so does a folder moved away from a root that
+//! is gone. The file is this machine's (paths mean nothing elsewhere), so on another
+//! machine the first repository of a name is again the plain name, as it always was.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -19,113 +21,155 @@ use crate::paths::Paths;
 /// How long a hook waits for another process's registration.
 const WAIT: Duration = Duration::from_millis(30);
 
-/// `projects.json`: per name, the identities seen under it, the plain name's first.
+/// `state/projects.json`: per folder name, the repositories seen under it.
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 struct Registry {
     #[serde(default)]
-    projects: BTreeMap<String, Vec<String>>,
+    projects: BTreeMap<String, Vec<Entry>>,
 }
 
-/// `project` under its key, its identity registered when new. Without a registry that
-/// can be written (a busy lock, a read-only folder), the plain name.
+/// One repository and its key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Entry {
+    key: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    remote: Option<String>,
+    #[serde(default)]
+    roots: Vec<String>,
+}
+
+/// What is known of a repository from where the agent works.
+struct Seen {
+    root: String,
+    remote: Option<String>,
+}
+
+impl Entry {
+    /// The same repository: the same remote, or, where one side has none, a root of it.
+    fn is(&self, seen: &Seen) -> bool {
+        match (&self.remote, &seen.remote) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.roots.contains(&seen.root),
+        }
+    }
+
+    /// A repository without a remote whose every root is gone from this machine: moved,
+    /// or recorded elsewhere (replayed history).
+    fn moved_away(&self) -> bool {
+        self.remote.is_none()
+            && self.roots.iter().all(|r| {
+                let path = Path::new(r);
+                !(path.is_absolute() && path.exists())
+            })
+    }
+}
+
+/// `project` under its key, registered when new. When the registry cannot be written (a
+/// busy lock, a read-only folder): the plain name for a name nobody holds, else the key
+/// another repository under it gets (never someone else's memories).
 pub fn keyed(paths: &Paths, project: Project) -> Project {
-    let identity = identity_of(&project.root);
+    let seen = seen(&project.root);
     let known: Registry = crate::fsutil::read_json_or_default(&paths.projects());
-    if let Some(key) = key_in(&known, &project.name, &identity) {
+    let entries = known.projects.get(&project.name);
+    if let Some(e) = entries.and_then(|es| {
+        es.iter()
+            .find(|e| e.remote == seen.remote && e.roots.contains(&seen.root))
+    }) {
         return Project {
-            name: key,
+            name: e.key.clone(),
             ..project
         };
     }
-    match register(paths, &project.name, &identity) {
-        Ok(key) => Project {
-            name: key,
-            ..project
-        },
-        Err(_) => project,
-    }
+    let name = match register(paths, &project.name, &seen) {
+        Ok(key) => key,
+        Err(_) if entries.is_some_and(|es| !es.is_empty()) => other_key(&project.name, &seen),
+        Err(_) => project.name.clone(),
+    };
+    Project { name, ..project }
 }
 
 /// `project` under its key, without registering anything (for read-only commands).
 pub fn looked_up(paths: &Paths, project: Project) -> Project {
+    let seen = seen(&project.root);
     let known: Registry = crate::fsutil::read_json_or_default(&paths.projects());
-    match key_in(&known, &project.name, &identity_of(&project.root)) {
-        Some(key) => Project {
-            name: key,
-            ..project
-        },
+    let key = known
+        .projects
+        .get(&project.name)
+        .and_then(|es| es.iter().find(|e| e.is(&seen)))
+        .map(|e| e.key.clone());
+    match key {
+        Some(name) => Project { name, ..project },
         None => project,
     }
 }
 
-fn key_in(registry: &Registry, name: &str, identity: &str) -> Option<String> {
-    let seen = registry.projects.get(name)?;
-    let at = seen.iter().position(|i| i == identity)?;
-    Some(key(name, at, identity))
-}
-
-fn key(name: &str, at: usize, identity: &str) -> String {
-    if at == 0 {
-        name.to_string()
-    } else {
-        format!(
-            "{name}-{:04x}",
-            crate::text::fnv1a(identity.as_bytes()) & 0xffff
-        )
-    }
-}
-
-fn register(paths: &Paths, name: &str, identity: &str) -> Result<String, LockError> {
+fn register(paths: &Paths, name: &str, seen: &Seen) -> Result<String, LockError> {
     let lock = paths.lock(&LockName::Projects);
     crate::lock::update_json(&lock, &paths.projects(), WAIT, |r: &mut Registry| {
-        let seen = r.projects.entry(name.to_string()).or_default();
-        if let Some(at) = seen.iter().position(|i| i == identity) {
-            return key(name, at, identity);
+        let entries = r.projects.entry(name.to_string()).or_default();
+        let at = entries
+            .iter()
+            .position(|e| e.is(seen))
+            // A folder moved here from a root that is gone keeps its key.
+            .or_else(|| entries.iter().position(Entry::moved_away));
+        match at {
+            Some(at) => {
+                let e = &mut entries[at];
+                if !e.roots.contains(&seen.root) {
+                    e.roots.push(seen.root.clone());
+                }
+                // A remote added to a known root: the same repository, now by its remote.
+                if e.remote.is_none() {
+                    e.remote.clone_from(&seen.remote);
+                }
+                e.key.clone()
+            }
+            None => {
+                let key = if entries.is_empty() {
+                    name.to_string()
+                } else {
+                    other_key(name, seen)
+                };
+                entries.push(Entry {
+                    key: key.clone(),
+                    remote: seen.remote.clone(),
+                    roots: vec![seen.root.clone()],
+                });
+                key
+            }
         }
-        // A folder that is gone (and no remote) was moved here.
-        if let Some(at) = seen.iter().position(|i| moved_away(i)) {
-            let kept = seen[at].clone();
-            seen[at] = identity.to_string();
-            // The key stays what it was, so its memories stay with it.
-            return key(name, at, &kept);
-        }
-        seen.push(identity.to_string());
-        key(name, seen.len() - 1, identity)
     })
 }
 
-fn moved_away(identity: &str) -> bool {
-    identity
-        .strip_prefix("path:")
-        .is_some_and(|root| Path::new(root).is_absolute() && !Path::new(root).exists())
+/// The key of a repository that is not the first under its name.
+fn other_key(name: &str, seen: &Seen) -> String {
+    let identity = seen.remote.as_deref().unwrap_or(&seen.root);
+    format!(
+        "{name}-{:04x}",
+        crate::text::fnv1a(identity.as_bytes()) & 0xffff
+    )
 }
 
-/// What a project is: `remote:<host/path>` of its `origin`, else `path:<root>`.
-fn identity_of(root: &Path) -> String {
-    match origin_of(root) {
-        Some(remote) => format!("remote:{remote}"),
-        // Windows paths (recorded on another machine) ignore case: `C:\` is `c:\`.
-        None if root.to_string_lossy().contains(":\\") => {
-            format!("path:{}", root.display()).to_lowercase()
-        }
-        None => format!("path:{}", root.display()),
+/// The repository of `root` (a worktree's main repository): its root as text (Windows
+/// paths without case) and its `origin` remote.
+fn seen(root: &Path) -> Seen {
+    let main: PathBuf =
+        crate::agent::project::main_repository(root).unwrap_or_else(|| root.to_path_buf());
+    let text = main.display().to_string();
+    let root = if text.contains(":\\") {
+        text.to_lowercase()
+    } else {
+        text
+    };
+    Seen {
+        root,
+        remote: origin_of(&main),
     }
 }
 
-/// The `origin` remote of the repository at `root` (a worktree's main repository's),
-/// without scheme, user, port or `.git`: `github.com/me/ledger`.
+/// The `origin` remote of the repository at `root`, normalised: `github.com/me/ledger`.
 fn origin_of(root: &Path) -> Option<String> {
-    let dot_git = root.join(".git");
-    let config = if dot_git.is_dir() {
-        dot_git.join("config")
-    } else {
-        // A worktree: `gitdir: <main>/.git/worktrees/<name>`.
-        let text = std::fs::read_to_string(&dot_git).ok()?;
-        let gitdir = text.lines().find_map(|l| l.strip_prefix("gitdir:"))?.trim();
-        let (main, _) = gitdir.split_once("/.git/worktrees/")?;
-        Path::new(main).join(".git/config")
-    };
-    let text = crate::fsutil::read_text(&config).ok()?;
+    let text = crate::fsutil::read_text(&root.join(".git").join("config")).ok()?;
     let mut in_origin = false;
     for line in text.lines().map(str::trim) {
         if line.starts_with('[') {
@@ -137,13 +181,22 @@ fn origin_of(root: &Path) -> Option<String> {
     None
 }
 
-/// `git@github.com:me/ledger.git`, `https://me@github.com/me/ledger` → `github.com/me/ledger`.
+/// `git@github.com:me/ledger.git`, `https://me@github.com/me/ledger` → `github.com/me/ledger`
+/// (lower case: hosts ignore it, and so do GitHub's and GitLab's paths).
 fn normalized(url: &str) -> String {
     let (scheme, rest) = match url.split_once("://") {
         Some((_, rest)) => (true, rest),
         None => (false, url),
     };
-    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    // The user part ends at the first `@` before the path.
+    let path_start = rest.find('/').unwrap_or(rest.len());
+    let rest = match rest[..path_start]
+        .rfind('@')
+        .or_else(|| (!scheme).then(|| rest.find('@')).flatten())
+    {
+        Some(at) => &rest[at + 1..],
+        None => rest,
+    };
     // `host:path` (scp form) without a scheme; `host:port/path` with one.
     let rest = if scheme {
         rest.to_string()
@@ -153,7 +206,7 @@ fn normalized(url: &str) -> String {
     let (host, path) = rest.split_once('/').unwrap_or((&rest, ""));
     let host = host.split(':').next().unwrap_or(host);
     let path = path.trim_end_matches('/').trim_end_matches(".git");
-    format!("{}/{path}", host.to_ascii_lowercase())
+    format!("{host}/{path}").to_lowercase()
 }
 
 #[cfg(test)]
@@ -164,13 +217,17 @@ mod tests {
     fn repo(dir: &Path, origin: Option<&str>) -> Project {
         std::fs::create_dir_all(dir.join(".git")).unwrap();
         if let Some(url) = origin {
-            std::fs::write(
-                dir.join(".git/config"),
-                format!("[core]\n\tbare = false\n[remote \"origin\"]\n\turl = {url}\n"),
-            )
-            .unwrap();
+            set_origin(dir, url);
         }
         crate::agent::project::of(&dir.to_string_lossy()).unwrap()
+    }
+
+    fn set_origin(dir: &Path, url: &str) {
+        std::fs::write(
+            dir.join(".git/config"),
+            format!("[core]\n\tbare = false\n[remote \"origin\"]\n\turl = {url}\n"),
+        )
+        .unwrap();
     }
 
     #[test]
@@ -185,39 +242,79 @@ mod tests {
         assert!(other.starts_with("app-") && other.len() == 8, "{other}");
         // Stable, and the same answer read-only.
         assert_eq!(keyed(paths, first).name, "app");
+        assert_eq!(keyed(paths, second.clone()).name, other);
         assert_eq!(looked_up(paths, second).name, other);
     }
 
     #[test]
-    fn clones_of_one_remote_are_one_project_and_a_moved_folder_keeps_its_key() {
+    fn clones_of_one_remote_are_one_project_and_adding_a_remote_keeps_the_key() {
         let memory = crate::testutil::Memory::new();
         let dir = tempfile::tempdir().unwrap();
         let paths = &memory.paths;
-        let a = repo(&dir.path().join("a/api"), Some("git@github.com:me/api.git"));
+        let a = repo(&dir.path().join("a/api"), None);
+        assert_eq!(keyed(paths, a.clone()).name, "api");
+        set_origin(&dir.path().join("a/api"), "git@github.com:Me/API.git");
+        assert_eq!(keyed(paths, a).name, "api", "a remote added later");
         let b = repo(
             &dir.path().join("b/api"),
             Some("https://me@github.com/me/api"),
         );
-        assert_eq!(keyed(paths, a).name, "api");
-        assert_eq!(keyed(paths, b).name, "api");
+        assert_eq!(keyed(paths, b).name, "api", "another clone");
+        let c = repo(
+            &dir.path().join("c/api"),
+            Some("git@gitlab.com:other/api.git"),
+        );
+        assert_ne!(keyed(paths, c).name, "api", "another repository");
+    }
+
+    #[test]
+    fn a_moved_folder_keeps_its_key_for_good() {
+        let memory = crate::testutil::Memory::new();
+        let dir = tempfile::tempdir().unwrap();
+        let paths = &memory.paths;
+        let live = repo(&dir.path().join("live/tool"), None);
         let old = repo(&dir.path().join("old/tool"), None);
-        let unrelated = repo(&dir.path().join("x/tool"), None);
-        assert_eq!(keyed(paths, old).name, "tool");
-        let unrelated_key = keyed(paths, unrelated).name;
+        assert_eq!(keyed(paths, live.clone()).name, "tool");
+        let old_key = keyed(paths, old).name;
         std::fs::remove_dir_all(dir.path().join("old")).unwrap();
         let moved = repo(&dir.path().join("new/tool"), None);
-        assert_eq!(
-            keyed(paths, moved).name,
-            "tool",
-            "the moved folder keeps its key"
-        );
-        assert_ne!(unrelated_key, "tool");
+        for _ in 0..3 {
+            assert_eq!(
+                keyed(paths, moved.clone()).name,
+                old_key,
+                "the moved folder keeps its key"
+            );
+        }
+        assert_eq!(keyed(paths, live).name, "tool");
+    }
+
+    #[test]
+    fn a_worktree_is_its_main_repository() {
+        let memory = crate::testutil::Memory::new();
+        let dir = tempfile::tempdir().unwrap();
+        let paths = &memory.paths;
+        let main = repo(&dir.path().join("src/app"), None);
+        assert_eq!(keyed(paths, main).name, "app");
+        let other = repo(&dir.path().join("elsewhere/app"), None);
+        assert_ne!(keyed(paths, other).name, "app");
+        let tree = dir.path().join("trees/feature");
+        std::fs::create_dir_all(&tree).unwrap();
+        std::fs::write(
+            tree.join(".git"),
+            format!(
+                "gitdir: {}/src/app/.git/worktrees/feature\n",
+                dir.path().display()
+            ),
+        )
+        .unwrap();
+        let worktree = crate::agent::project::of(&tree.to_string_lossy()).unwrap();
+        assert_eq!(keyed(paths, worktree).name, "app");
     }
 
     #[test]
     fn a_windows_path_ignores_case() {
-        let upper = identity_of(Path::new("C:\\Users\\me\\dev\\app"));
-        assert_eq!(upper, identity_of(Path::new("c:\\Users\\me\\dev\\app")));
+        let upper = seen(Path::new("C:\\Users\\me\\dev\\app")).root;
+        assert_eq!(upper, seen(Path::new("c:\\Users\\me\\dev\\app")).root);
     }
 
     #[test]
@@ -230,5 +327,6 @@ mod tests {
         ] {
             assert_eq!(normalized(url), "github.com/me/api", "{url}");
         }
+        assert_eq!(normalized("https://host/@scope/x"), "host/@scope/x");
     }
 }
