@@ -26,7 +26,9 @@ pub fn run(ctx: &Ctx, args: &ExportArgs) -> Result<()> {
     warn_all(&loaded.errors);
     let mut items = Vec::new();
     for i in loaded.items.iter().filter(|i| !i.retired) {
-        let effective = i.effective(ctx.now);
+        // What recall weighs it at: a lesson many sessions showed, or the user vouched
+        // for, is not left out for its age.
+        let effective = i.weight(ctx.now);
         if effective + 1e-9 < args.min_confidence {
             continue;
         }

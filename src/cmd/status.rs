@@ -33,7 +33,7 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
     instincts.sort_by(|a, b| {
         a.domain
             .cmp(&b.domain)
-            .then(b.effective(ctx.now).total_cmp(&a.effective(ctx.now)))
+            .then(b.weight(ctx.now).total_cmp(&a.weight(ctx.now)))
             .then(a.name.cmp(&b.name))
     });
     let usage = crate::memory::usage::read(&ctx.paths);
@@ -106,6 +106,8 @@ fn instinct_json(ctx: &Ctx, i: &Instinct, used: UsageCounts) -> serde_json::Valu
         "action": i.action,
         "confidence": i.confidence,
         "effective_confidence": i.effective(ctx.now),
+        "weight": i.weight(ctx.now),
+        "sessions": i.sessions,
         "created": i.created.map(stamp),
         "last_seen": i.last_seen.map(stamp),
         "promoted": i.promoted,

@@ -127,6 +127,7 @@ fn add_instinct(doc: &mut TantivyDocument, fields: &Fields, i: &Instinct) {
     };
     doc.add_f64(fields.confidence, i.confidence);
     doc.add_u64(fields.sessions, u64::from(i.sessions.unwrap_or(0)));
+    doc.add_f64(fields.floor, i.floor());
     doc.add_i64(fields.decay_origin, origin.timestamp());
     doc.add_i64(fields.last_seen, secs(i.last_seen));
     doc.add_i64(fields.created, secs(i.created));

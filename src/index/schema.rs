@@ -7,7 +7,7 @@ use tantivy::schema::{
 
 /// Bumped whenever the schema or the way documents are built changes; an index of
 /// another version is rebuilt.
-pub const VERSION: u32 = 8;
+pub const VERSION: u32 = 9;
 
 /// Handles to every field.
 #[derive(Debug, Clone, Copy)]
@@ -47,6 +47,8 @@ pub struct Fields {
     pub created: Field,
     /// Independent sessions that showed an instinct (0: not counted).
     pub sessions: Field,
+    /// The least weight an instinct keeps however old (`Instinct::floor`).
+    pub floor: Field,
     /// The file's modification time (ns) and size when indexed: the sync manifest.
     pub mtime: Field,
     pub size: Field,
@@ -101,6 +103,7 @@ pub fn build() -> (Schema, Fields) {
         last_seen: b.add_i64_field("last_seen", FAST | STORED | INDEXED),
         created: b.add_i64_field("created", FAST | STORED),
         sessions: b.add_u64_field("sessions", STORED),
+        floor: b.add_f64_field("floor", FAST | STORED),
         mtime: b.add_i64_field("mtime", FAST),
         size: b.add_u64_field("size", FAST),
     };

@@ -105,14 +105,15 @@ pub fn query(fields: &Fields, words: &[String], opts: &SearchOptions) -> Option<
     Some(Box::new(BooleanQuery::new(clauses)))
 }
 
-/// The ranking multiplier of a document from its confidence: decayed like an instinct,
-/// between 0.85 (at the floor) and 1.25 (a conviction). Items without one score 1.
-fn confidence_factor(confidence: f64, decay_origin: i64, now_unix: i64) -> f32 {
+/// The ranking multiplier of a document from its confidence: decayed like an instinct
+/// but never below its floor (`Instinct::floor`), between 0.85 (at the decay floor) and
+/// 1.25 (a conviction). Items without one score 1.
+fn confidence_factor(confidence: f64, floor: f64, decay_origin: i64, now_unix: i64) -> f32 {
     if confidence <= 0.0 {
         return 1.0;
     }
-    (0.75 + 0.5 * crate::memory::confidence::effective_at(confidence, decay_origin, now_unix))
-        as f32
+    let effective = crate::memory::confidence::effective_at(confidence, decay_origin, now_unix);
+    (0.75 + 0.5 * effective.max(floor)) as f32
 }
 
 /// The top `limit` documents for `query`, BM25 scaled by confidence, with scores.
@@ -133,10 +134,12 @@ pub fn ranked_scored(
                 .i64("decay_origin")
                 .ok()
                 .map(|c| c.first_or_default_col(0));
+            let floor = fast.f64("floor").ok().map(|c| c.first_or_default_col(0.0));
             move |doc: DocId, score: Score| {
                 let c = conf.as_ref().map_or(0.0, |c| c.get_val(doc));
                 let o = origin.as_ref().map_or(0, |o| o.get_val(doc));
-                score * confidence_factor(c, o, now)
+                let f = floor.as_ref().map_or(0.0, |f| f.get_val(doc));
+                score * confidence_factor(c, f, o, now)
             }
         });
     Ok(searcher.search(query, &collector)?)
@@ -236,10 +239,12 @@ mod tests {
 
     #[test]
     fn confidence_scales_between_floor_and_conviction() {
-        assert_eq!(confidence_factor(0.0, 0, 0), 1.0);
-        assert!((confidence_factor(1.0, 0, 0) - 1.25).abs() < 1e-6);
+        assert_eq!(confidence_factor(0.0, 0.0, 0, 0), 1.0);
+        assert!((confidence_factor(1.0, 0.0, 0, 0) - 1.25).abs() < 1e-6);
         let week = 7 * 24 * 3600;
         // 0.9 decayed by 20 weeks sits at the floor.
-        assert!((confidence_factor(0.9, 0, 20 * week) - 0.85).abs() < 1e-6);
+        assert!((confidence_factor(0.9, 0.0, 0, 20 * week) - 0.85).abs() < 1e-6);
+        // Unless the user vouched for it, or many sessions showed it.
+        assert!((confidence_factor(0.9, 0.7, 0, 20 * week) - 1.1).abs() < 1e-6);
     }
 }

@@ -55,6 +55,29 @@ pub enum Feedback {
 }
 
 /// Rounds to the two decimals the files store, so comparisons match what users read.
+/// The least weight an instinct the user vouched for (`confirmed_by: user`) has.
+pub const CONFIRMED_FLOOR: f64 = 0.70;
+
+/// The least weight of an instinct: what the user vouched for does not fade below
+/// `CONFIRMED_FLOOR`, and a lesson many independent sessions showed keeps
+/// 0.20 + 0.05 per session after the first (three sessions 0.30, seven or more 0.50),
+/// never above its stored confidence. Decay still counts from the last sighting; this
+/// weighs what is recalled, shown and exported, never promotion or revocation.
+pub fn weight_floor(confidence: f64, sessions: u32, confirmed: bool) -> f64 {
+    let evidence = if sessions >= 3 {
+        (FLOOR + 0.05 * f64::from(sessions - 1))
+            .min(0.5)
+            .min(confidence)
+    } else {
+        0.0
+    };
+    if confirmed {
+        evidence.max(CONFIRMED_FLOOR)
+    } else {
+        evidence
+    }
+}
+
 pub fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }

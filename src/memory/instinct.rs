@@ -112,6 +112,21 @@ impl Instinct {
         self.state(now).effective(now)
     }
 
+    /// The least weight it keeps however old (`confidence::weight_floor`).
+    pub fn floor(&self) -> f64 {
+        super::confidence::weight_floor(
+            self.confidence,
+            self.sessions.unwrap_or(0),
+            self.confirmed_by.as_deref() == Some("user"),
+        )
+    }
+
+    /// What it weighs now: its effective confidence, never below its floor. Recall,
+    /// `status`, `export` and the review screen use this; promotion uses `effective`.
+    pub fn weight(&self, now: DateTime<Utc>) -> f64 {
+        self.effective(now).max(self.floor())
+    }
+
     pub fn promotion_input(&self, now: DateTime<Utc>) -> PromotionInput {
         PromotionInput {
             state: self.state(now),

@@ -200,11 +200,11 @@ fn reinforce(
             ..state.reinforce(at)
         };
         file.set_state(instinct.last_seen, &update)?;
-        if sessions > 0 {
-            let counted = instinct.sessions.unwrap_or(0) + sessions;
+        // The count of sessions so far (never lowered: a lost ledger counts afresh).
+        if sessions > instinct.sessions.unwrap_or(0) {
             file.set(
                 "sessions",
-                &Scalar::Int(i64::from(counted)),
+                &Scalar::Int(i64::from(sessions)),
                 &["provenance"],
             )?;
         }

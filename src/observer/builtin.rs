@@ -52,7 +52,7 @@ pub fn run(
         .collect();
     findings.extend(choices);
     findings.extend(failing_again(&batch, existing));
-    decide(findings, existing)
+    decide(findings, existing, ledger)
 }
 
 /// A tool choice that a recovery already teaches ("use pnpm instead of npm") is the
@@ -137,7 +137,7 @@ fn scope(key: &str, support: &[&Finding]) -> Option<String> {
 }
 
 /// Per pattern, what the memory should do with what the miners found.
-fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
+fn decide(findings: Vec<Finding>, existing: &Existing, ledger: &mut Ledger) -> Vec<Op> {
     let mut taken: BTreeSet<String> = existing.instincts.iter().map(|i| i.name.clone()).collect();
     let mut ops = Vec::new();
     for (key, group) in by_key(findings) {
@@ -150,6 +150,7 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
             continue;
         }
         let last_seen = support.iter().filter_map(|f| at(f)).max();
+        let sessions = count_sessions(ledger, &key, &support);
         if let Some(instinct) = standing(existing, &key, first) {
             if against.len() >= THRESHOLD as usize {
                 ops.push(Op::Contradict {
@@ -161,13 +162,13 @@ fn decide(findings: Vec<Finding>, existing: &Existing) -> Vec<Op> {
                     name: instinct.name.clone(),
                     evidence: summarise_evidence(&support),
                     last_seen,
-                    sessions: sessions_of(&support),
+                    sessions,
                 });
             }
             continue;
         }
         if !support.is_empty() {
-            ops.push(learn(&key, &support, existing, &mut taken));
+            ops.push(learn(&key, &support, existing, sessions, &mut taken));
         }
     }
     ops
@@ -207,7 +208,13 @@ fn standing<'e>(existing: &Existing<'e>, key: &str, first: &Finding) -> Option<&
 
 /// A pattern no instinct stands for yet: an instinct at three sightings (its episode
 /// promoted, when it had one) or when the user stated it; else an episode.
-fn learn(key: &str, support: &[&Finding], existing: &Existing, taken: &mut BTreeSet<String>) -> Op {
+fn learn(
+    key: &str,
+    support: &[&Finding],
+    existing: &Existing,
+    sessions: u32,
+    taken: &mut BTreeSet<String>,
+) -> Op {
     let first = support[0];
     let first_seen = support.iter().filter_map(|f| at(f)).min();
     let last_seen = support.iter().filter_map(|f| at(f)).max();
@@ -249,7 +256,7 @@ fn learn(key: &str, support: &[&Finding], existing: &Existing, taken: &mut BTree
             evidence: summarise_evidence(support),
             last_seen,
             provenance,
-            sessions: total,
+            sessions,
         },
         None => Op::Create {
             name,
@@ -268,7 +275,7 @@ fn learn(key: &str, support: &[&Finding], existing: &Existing, taken: &mut BTree
             first_seen,
             last_seen,
             provenance,
-            sessions: total,
+            sessions,
         },
     }
 }
@@ -277,6 +284,25 @@ fn learn(key: &str, support: &[&Finding], existing: &Existing, taken: &mut BTree
 fn sessions_of(support: &[&Finding]) -> u32 {
     let sessions: BTreeSet<&str> = support.iter().map(|f| f.session.as_str()).collect();
     sessions.len() as u32
+}
+
+/// The most sessions remembered per pattern; more say nothing the floor would use.
+const SHOWN_IN_MAX: usize = 64;
+
+/// How many independent sessions showed a pattern so far, these findings' included:
+/// the ledger's record across batches, or what a miner's own ledger counted.
+fn count_sessions(ledger: &mut Ledger, key: &str, support: &[&Finding]) -> u32 {
+    if support.is_empty() {
+        return 0;
+    }
+    let shown = ledger.shown_in.entry(key.to_string()).or_default();
+    for f in support {
+        if shown.len() < SHOWN_IN_MAX {
+            shown.insert(super::miners::sid8_of(&f.session));
+        }
+    }
+    let known = support.iter().map(|f| f.known).max().unwrap_or(0);
+    (shown.len() as u32).max(known)
 }
 
 fn capitalized(text: &str) -> String {
@@ -304,4 +330,58 @@ fn unique_name(domain: &str, title: &str, taken: &mut BTreeSet<String>) -> Strin
     }
     taken.insert(name.clone());
     name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(key: &str, session: &str) -> Finding {
+        Finding {
+            key: key.to_string(),
+            domain: "testing".into(),
+            trigger: "when running the tests".into(),
+            action: "use cargo nextest run".into(),
+            title: "nextest".into(),
+            project: Some("ledger".into()),
+            paths: Vec::new(),
+            evidence: format!("seen in {session}"),
+            known: 1,
+            opposite: false,
+            at: "2026-02-01T00:00:00Z".into(),
+            session: session.to_string(),
+            explicit: false,
+            provenance: Default::default(),
+        }
+    }
+
+    fn sessions_in(ops: &[Op]) -> Vec<u32> {
+        ops.iter()
+            .filter_map(|op| match op {
+                Op::Create { sessions, .. }
+                | Op::Reinforce { sessions, .. }
+                | Op::PromoteEpisode { sessions, .. } => Some(*sessions),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_session_spanning_batches_is_counted_once() {
+        let mut ledger = Ledger::default();
+        let existing = Existing {
+            instincts: &[],
+            episodes: &[],
+        };
+        let key = "recover:x=>use:nextest";
+        let three = vec![finding(key, "s1"), finding(key, "s2"), finding(key, "s3")];
+        assert_eq!(sessions_in(&decide(three, &existing, &mut ledger)), [3]);
+        // The same sessions again in later batches, then one new one.
+        let again = [finding(key, "s2"), finding(key, "s3")];
+        let refs: Vec<&Finding> = again.iter().collect();
+        assert_eq!(count_sessions(&mut ledger, key, &refs), 3);
+        let new = [finding(key, "s4"), finding(key, "s1")];
+        let refs: Vec<&Finding> = new.iter().collect();
+        assert_eq!(count_sessions(&mut ledger, key, &refs), 4);
+    }
 }

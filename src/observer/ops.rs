@@ -49,7 +49,7 @@ pub enum Op {
         evidence: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         last_seen: Option<DateTime<Utc>>,
-        /// Sessions that showed it again, not counted before.
+        /// The independent sessions that have shown it so far (0: not counted).
         #[serde(default, skip_serializing_if = "is_zero")]
         sessions: u32,
     },
@@ -191,9 +191,22 @@ impl Op {
     /// quote the user, but it cannot vouch for it, so it never becomes a user rule.
     pub fn in_the_models_words(mut self) -> Op {
         match &mut self {
-            Op::Create { provenance, .. }
-            | Op::Episode { provenance, .. }
-            | Op::PromoteEpisode { provenance, .. } => *provenance = Provenance::Model,
+            Op::Create {
+                provenance,
+                sessions,
+                ..
+            }
+            | Op::PromoteEpisode {
+                provenance,
+                sessions,
+                ..
+            } => {
+                *provenance = Provenance::Model;
+                // A model's claim of how often it was seen is no count.
+                *sessions = 0;
+            }
+            Op::Episode { provenance, .. } => *provenance = Provenance::Model,
+            Op::Reinforce { sessions, .. } => *sessions = 0,
             _ => {}
         }
         self

@@ -79,20 +79,6 @@ fn scoped(f: &Fields, kinds: &[Kind], project: &str) -> Vec<(Occur, Box<dyn Quer
     ]
 }
 
-/// The least confidence an instinct the user confirmed is recalled with.
-const CONFIRMED_FLOOR: f64 = 0.7;
-
-/// The least confidence an instinct seen in `sessions` independent sessions is
-/// recalled with: decay counts from the last sighting, but a lesson many sessions
-/// agreed on keeps some of its weight however old (three sessions 0.30, five 0.40,
-/// seven or more 0.50; one or two: the decay floor).
-fn evidence_floor(sessions: u32) -> f64 {
-    if sessions < 3 {
-        return 0.0;
-    }
-    (0.2 + 0.05 * f64::from(sessions - 1)).min(0.5)
-}
-
 fn effective(kind: Kind, confidence: f64, decay_origin: i64, now: i64) -> f64 {
     match kind {
         Kind::Instinct => crate::memory::confidence::effective_at(confidence, decay_origin, now),
@@ -125,23 +111,19 @@ pub(crate) fn load(
     let project = text(f.project);
     let flags = all(f.flags);
     let mut confidence = effective(kind, confidence, int(f.decay_origin), now);
-    // What the user vouched for does not fade below this with time: their word is the
-    // evidence (feedback strong, an accept in review).
-    if kind == Kind::Instinct && flags.iter().any(|f| f == crate::index::CONFIRMED_BY_USER) {
-        confidence = confidence.max(CONFIRMED_FLOOR);
+    // What the user vouched for, and what many sessions showed, keeps its floor however
+    // old (`Instinct::floor`, computed when indexed).
+    if kind == Kind::Instinct {
+        let floor = doc
+            .get_first(f.floor)
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0);
+        confidence = confidence.max(floor);
     }
     let sessions = doc
         .get_first(f.sessions)
         .and_then(|v| v.as_u64())
         .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
-    if kind == Kind::Instinct {
-        // Never above what the file says: the floor keeps weight, it adds none.
-        let stored = doc
-            .get_first(f.confidence)
-            .and_then(|v| v.as_f64())
-            .unwrap_or(0.0);
-        confidence = confidence.max(evidence_floor(sessions).min(stored));
-    }
     Ok(Item {
         id: text(f.path),
         confidence,

@@ -154,7 +154,14 @@ fn prepare(
         .map_err(bad)?;
     doc.set("source", &Scalar::Text("import".into()), &["last_seen"])
         .map_err(bad)?;
-    for key in ["promoted", "promoted_to", "decayed_until"] {
+    // Another person's promotion, trust and session count are theirs, not evidence here.
+    for key in [
+        "promoted",
+        "promoted_to",
+        "decayed_until",
+        "confirmed_by",
+        "sessions",
+    ] {
         doc.remove(key).map_err(bad)?;
     }
     let bullet = format!("{}: imported from {source}", crate::time::day(ctx.now));

@@ -91,7 +91,7 @@ fn a_forgotten_item_is_never_reinforced_contradicted_or_grown_again() {
 }
 
 #[test]
-fn reinforcing_counts_the_new_sessions_in_one_line() {
+fn reinforcing_records_the_session_count_in_one_line_and_never_lowers_it() {
     let m = crate::testutil::Memory::new();
     let store = Store::new(&m.paths);
     let path = m.instinct(
@@ -108,7 +108,7 @@ fn reinforcing_counts_the_new_sessions_in_one_line() {
         sessions,
     };
     let before = std::fs::read_to_string(&path).unwrap();
-    let applied = apply(&store, &[reinforce(2)], "b1", "builtin", m.now);
+    let applied = apply(&store, &[reinforce(5)], "b1", "builtin", m.now);
     assert!(applied.errors.is_empty(), "{:?}", applied.errors);
     let after = std::fs::read_to_string(&path).unwrap();
     assert!(after.contains("\nsessions: 5\n"), "{after}");
@@ -118,8 +118,14 @@ fn reinforcing_counts_the_new_sessions_in_one_line() {
         .filter(|l| !after.lines().any(|a| a == *l))
         .count();
     assert!(changed <= 3, "{before}\n---\n{after}");
-    // An engine that does not count sessions leaves the count as it was.
-    apply(&store, &[reinforce(0)], "b2", "llm", m.now);
+    // A smaller count (a ledger lost) or none (an engine that does not count) keeps it.
+    apply(
+        &store,
+        &[reinforce(4), reinforce(0)],
+        "b2",
+        "builtin",
+        m.now,
+    );
     let again = std::fs::read_to_string(&path).unwrap();
     assert!(again.contains("\nsessions: 5\n"), "{again}");
 }

@@ -86,10 +86,18 @@ pub struct Ledger {
     /// project → refused command's key → sessions in which the user refused it (and,
     /// under the empty project, the tool slips of any project).
     pub refused: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+    /// pattern key → the sessions that showed it, across batches (how many independent
+    /// sessions stand behind a memory; a long session spans several batches).
+    pub shown_in: BTreeMap<String, BTreeSet<String>>,
 }
 
 fn sid8(session: &str) -> String {
     crate::agent::payload::short_id(session)
+}
+
+/// The short id a ledger keeps for a session.
+pub fn sid8_of(session: &str) -> String {
+    sid8(session)
 }
 
 /// A command for a memory's text: one line, bounded, in backticks.

@@ -67,7 +67,7 @@ pub fn inbox(paths: &Paths, waiting: &Waiting, frame: Frame, now: DateTime<Utc>)
                 name: i.name.clone(),
                 trigger: i.trigger.clone(),
                 action: i.action.clone(),
-                confidence: format!("{:.2}", i.effective(now)),
+                confidence: format!("{:.2}", i.weight(now)),
                 provenance_word: origin_word(&provenance).to_string(),
                 provenance,
                 project: i.project.clone().unwrap_or_else(|| "every project".into()),
