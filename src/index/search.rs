@@ -167,10 +167,10 @@ pub fn search(
 ) -> Result<Vec<Hit>, IndexError> {
     let mut words = query_words(index, text);
     // Shorthand finds what the memory spells out, and back (`k8s`, `kubernetes`).
-    for word in words.clone() {
-        for other in super::words::other_spellings(index, &word) {
-            if !words.contains(&other) {
-                words.push(other);
+    for (_, group) in super::words::groups_named_in(index, text) {
+        for spelling in super::words::group_spellings(index, group) {
+            if !words.contains(spelling) {
+                words.push(spelling.clone());
             }
         }
     }

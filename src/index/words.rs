@@ -9,7 +9,7 @@ mod vocabulary;
 use super::Index;
 
 pub use tokens::cleaned;
-pub use vocabulary::others as other_spellings;
+pub use vocabulary::{named_in as groups_named_in, spellings as group_spellings};
 
 /// Words that say nothing about what a prompt or query is looking for.
 const STOPWORDS: &[&str] = &[

@@ -67,10 +67,11 @@ fn whole(paths: &Paths, session_id: &str) -> Since {
     let mut archived: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
     for dir in [paths.observations_archive(), paths.observations()] {
         let pending = dir == paths.observations();
-        let text = fs::read_to_string(dir.join(format!("{session_id}.jsonl"))).unwrap_or_default();
-        let complete = complete_lines(&text);
+        let bytes = fs::read(dir.join(format!("{session_id}.jsonl"))).unwrap_or_default();
+        let (text, end) = complete_text(&bytes);
+        let complete: &str = &text;
         if pending {
-            out.read_to = complete.len() as u64;
+            out.read_to = end as u64;
             out.head = head_of(complete);
         }
         for line in complete.lines() {
@@ -99,23 +100,27 @@ fn pending_from(file: &std::path::Path, read_to: u64, head: u64) -> Option<Since
         return None;
     }
     f.seek(SeekFrom::Start(read_to)).ok()?;
-    let mut rest = String::new();
-    f.read_to_string(&mut rest).ok()?;
-    let complete = complete_lines(&rest);
+    let mut rest = Vec::new();
+    f.read_to_end(&mut rest).ok()?;
+    let (text, end) = complete_text(&rest);
+    let complete: &str = &text;
     Some(Since {
         observations: complete
             .lines()
             .filter_map(|l| serde_json::from_str(l).ok())
             .collect(),
-        read_to: read_to + complete.len() as u64,
+        read_to: read_to + end as u64,
         head,
         whole: false,
     })
 }
 
-/// `text` up to and including its last newline.
-fn complete_lines(text: &str) -> &str {
-    text.rfind('\n').map_or("", |end| &text[..=end])
+/// The complete lines of `bytes` (up to and including the last newline) as text, and
+/// their length in bytes: a line still being written, even cut inside a character,
+/// waits for the next read.
+fn complete_text(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, usize) {
+    let end = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+    (String::from_utf8_lossy(&bytes[..end]), end)
 }
 
 fn head_of(text: &str) -> u64 {

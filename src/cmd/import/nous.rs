@@ -44,7 +44,7 @@ pub fn entries(text: &str, now: DateTime<Utc>) -> Result<Vec<Value>> {
             .get("ts")
             .and_then(Value::as_str)
             .and_then(crate::time::parse)
-            .map_or(now, |t| t);
+            .unwrap_or(now);
         let why = entry.get("context").and_then(Value::as_str).unwrap_or("");
         let lens = if knowledge { "knowledge" } else { "learnings" };
         let title: String = content

@@ -1,7 +1,8 @@
 //! A prompt's words cleaned before they are weighed: curly apostrophes straightened,
 //! contractions without their ending ("what's" is "what", not `what` and `s`), and
 //! words that name no topic left out: one- and two-digit numbers, versions (`1.2.3`,
-//! `v18.2`) and hashes (`e3b0c442`): which release or commit, not what about it. A word the memory does not have weighs against
+//! `v18.2`, and so addresses like `127.0.0.1`) and hashes (`e3b0c442`) say which
+//! release or commit, not what about it. A word the memory does not have weighs against
 //! every memory, so a commit id in a prompt must not sink what the prompt is about.
 
 use std::borrow::Cow;
@@ -70,10 +71,19 @@ fn is_version(word: &str) -> bool {
 fn names_no_topic(word: &str) -> bool {
     let digits = word.chars().filter(char::is_ascii_digit).count();
     let small_number = digits == word.len() && word.len() <= 2;
+    // Hex digits with letters and digits interleaved (`5e1b0c7`), not a name that ends
+    // in a number (`ed25519`, `sha256`).
+    let interleaved = word
+        .as_bytes()
+        .windows(2)
+        .filter(|p| p[0].is_ascii_digit() != p[1].is_ascii_digit())
+        .count()
+        >= 3;
     let hash = word.len() >= 7
         && word.chars().all(|c| c.is_ascii_hexdigit())
         && digits > 0
-        && digits < word.len();
+        && digits < word.len()
+        && interleaved;
     small_number || hash
 }
 
@@ -93,8 +103,8 @@ mod tests {
         );
         // Kept: real numbers, names with digits, words that only look like hex.
         assert_eq!(
-            cleaned("port 5432 s3 h264 deadbeef facade added 404"),
-            "port 5432 s3 h264 deadbeef facade added 404 "
+            cleaned("port 5432 s3 h264 deadbeef facade added 404 ed25519"),
+            "port 5432 s3 h264 deadbeef facade added 404 ed25519 "
         );
     }
 }

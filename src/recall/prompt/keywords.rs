@@ -45,42 +45,62 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str) -> Keywor
             .max()
             .unwrap_or(0)
     };
+    // A word in most of a large memory finds everything and says nothing; in a small
+    // one, every word still tells documents apart.
+    let too_common = |df: u64| total >= 50.0 && df as f64 > COMMON_SHARE * total;
+    let cleaned = words::cleaned(text);
+    let named = words::groups_named_in(index, &cleaned);
+    let mut weighed_groups: Vec<usize> = Vec::new();
     let mut corrected = 0;
-    let prompt_words = search::query_words(index, &words::cleaned(text));
-    for (concept, w) in prompt_words.into_iter().enumerate() {
-        let mut w = w;
-        let mut df = df_of(&w);
-        if df == 0
-            && corrected < MAX_CORRECTIONS
-            && let Some((fix, n)) = typo_fix(&w, &df_of)
-        {
-            corrected += 1;
-            (w, df) = (fix, n);
-        }
-        let spellings: Vec<(String, u64)> = std::iter::once((w.clone(), df))
-            .chain(words::other_spellings(index, &w).into_iter().map(|o| {
-                let n = df_of(&o);
-                (o, n)
-            }))
-            .filter(|(_, n)| *n > 0)
+    for (n, w) in search::query_words(index, &cleaned).into_iter().enumerate() {
+        // A word of a shorthand group is the group: its spellings, weighed once however
+        // many of them the prompt uses.
+        let group = named.iter().find(|(stem, _)| *stem == w).map(|(_, g)| *g);
+        let (concept, spellings) = match group {
+            Some(g) if weighed_groups.contains(&g) => continue,
+            Some(g) => {
+                weighed_groups.push(g);
+                (
+                    GROUP_CONCEPTS + g,
+                    words::group_spellings(index, g).to_vec(),
+                )
+            }
+            None if df_of(&w) == 0 && corrected < MAX_CORRECTIONS => match typo_fix(&w, &df_of) {
+                Some((fix, _)) => {
+                    corrected += 1;
+                    (n, vec![fix])
+                }
+                None => (n, vec![w.clone()]),
+            },
+            None => (n, vec![w.clone()]),
+        };
+        let seen: Vec<(String, u64)> = spellings
+            .into_iter()
+            .map(|s| {
+                let df = df_of(&s);
+                (s, df)
+            })
+            .filter(|(_, df)| *df > 0)
             .collect();
-        if spellings.is_empty() {
+        if seen.is_empty() {
             // Numbers and one-letter leftovers say little either way.
             if w.len() > 2 && !w.chars().all(|c| c.is_ascii_digit()) {
                 weight += rarest;
             }
             continue;
         }
-        // A word in most of a large memory finds everything and says nothing; in a
-        // small one, every word still tells documents apart. The commonest spelling
-        // weighs the word.
-        let common = spellings.iter().map(|(_, n)| *n).max().unwrap_or(0);
-        if total >= 50.0 && common as f64 > COMMON_SHARE * total {
+        // A spelling in most of the memory says nothing; the others still may.
+        let kept: Vec<(String, u64)> = seen
+            .into_iter()
+            .filter(|(_, df)| !too_common(*df))
+            .collect();
+        let Some(common) = kept.iter().map(|(_, df)| *df).max() else {
             continue;
-        }
+        };
+        // The commonest spelling kept weighs the word, and each spelling shares it.
         let idf = (1.0 + total / common as f64).ln();
         weight += idf;
-        for (word, _) in spellings {
+        for (word, _) in kept {
             found.push(Keyword { word, idf, concept });
         }
     }
@@ -88,6 +108,9 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str) -> Keywor
     found.truncate(MAX_KEYWORDS);
     Keywords { found, weight }
 }
+
+/// Concept numbers of shorthand groups, apart from the prompt's word positions.
+const GROUP_CONCEPTS: usize = 1 << 20;
 
 /// The most misspelt words a prompt gets corrected.
 const MAX_CORRECTIONS: usize = 4;

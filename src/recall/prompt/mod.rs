@@ -121,7 +121,7 @@ fn query(
 }
 
 /// The prompt's words a memory has (`has`), each word once however many of its
-/// spellings the memory uses (the rarest spelling stands for it).
+/// spellings the memory uses (every spelling of a word carries the same weight).
 fn shared<'k>(keys: &'k [Keyword], has: &BTreeSet<String>) -> Vec<&'k Keyword> {
     let mut out: Vec<&Keyword> = Vec::new();
     for key in keys.iter().filter(|k| has.contains(&k.word)) {
@@ -173,7 +173,6 @@ fn asks_about_the_past(prompt: &str) -> bool {
     .any(|p| lower.contains(p))
 }
 
-/// The stemmed words of a memory's text fields.
 /// A memory's text: its stemmed words, and its letters as `spelled` writes them.
 struct DocText {
     words: BTreeSet<String>,
@@ -255,9 +254,11 @@ pub fn prompt(
         // A word of the prompt that is what the advice is about (in its trigger or a
         // conviction's name): "npm install …" and "use pnpm, never npm".
         let about = trigger_words(index, &doc);
-        let on_topic = matched
+        // Any spelling of the word in the trigger counts (`k8s` in the body, `kubernetes`
+        // in the trigger).
+        let on_topic = keys
             .iter()
-            .any(|k| about.contains(&k.word) && k.idf >= rare);
+            .any(|k| has.contains(&k.word) && about.contains(&k.word) && k.idf >= rare);
         // A conviction is a rule the user holds: its subject named is reason enough.
         let topic_floor = if crate::index::stored_text(&doc, f.kind) == Kind::Conviction.name() {
             CONVICTION_TOPIC_FLOOR
