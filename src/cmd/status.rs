@@ -160,6 +160,14 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
                     crate::memory::provenance::origin_word(p.name())
                 );
             }
+            // Why "now" is above the decayed value: the user's word or many sessions.
+            if i.weight(ctx.now) > i.effective(ctx.now) {
+                if i.confirmed_by.as_deref() == Some("user") {
+                    marks.push_str(" [the user confirmed it]");
+                } else if let Some(n) = i.sessions {
+                    let _ = write!(marks, " [{n} sessions]");
+                }
+            }
             let used = counts.usage_of(ctx, &i.path);
             if used.injected > 0 || used.used > 0 {
                 let _ = write!(marks, "  (injected {} · used {})", used.injected, used.used);
@@ -169,7 +177,7 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
                 out,
                 "  {:.2}    {:.2}  {}{marks}",
                 i.confidence,
-                i.effective(ctx.now),
+                i.weight(ctx.now),
                 style.bold(&crate::text::strip_ansi(&i.name)),
             );
             let _ = writeln!(
