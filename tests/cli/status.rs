@@ -121,3 +121,46 @@ fn memory_text_prints_no_terminal_control_sequences() {
         assert!(!out.stdout.contains('\u{7}'), "{args:?}");
     }
 }
+
+#[test]
+fn an_old_lesson_many_sessions_showed_keeps_its_weight_and_says_why() {
+    let env = TestEnv::with_memory("bash-era");
+    let file = env
+        .memory()
+        .join("instincts/personal/testing-seen-in-seven.md");
+    fs::write(
+        &file,
+        "---\ntrigger: \"when running the ledger tests\"\naction: \"use cargo nextest run\"\nconfidence: 0.60\ndomain: testing\ncreated: 2025-01-01T00:00:00Z\nlast_seen: 2025-02-01T00:00:00Z\nprovenance: model\nsessions: 7\n---\n\n# Seen in seven\n",
+    )
+    .unwrap();
+    let out = env.run(&["status", "--domain", "testing"]);
+    out.success();
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("testing-seen-in-seven"))
+        .unwrap();
+    assert!(
+        line.contains("0.60    0.50") && line.contains("[7 sessions]"),
+        "{line}"
+    );
+    let json = env.run(&["status", "--json"]).json();
+    let item = json["instincts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == "testing-seen-in-seven")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (item["effective_confidence"].clone(), item["weight"].clone()),
+        (0.2.into(), 0.5.into())
+    );
+    // Export keeps it at its weight, not its decay.
+    let to = env.memory().with_file_name("export.json");
+    let to = to.to_str().unwrap();
+    env.run(&["export", "--min-confidence", "0.4", to])
+        .success();
+    let exported = fs::read_to_string(to).unwrap();
+    assert!(exported.contains("testing-seen-in-seven"), "{exported}");
+}
