@@ -292,7 +292,8 @@ pub struct InjectionsArgs {
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// Only instincts whose confidence, after decay, is at least this
+    /// Only instincts whose weight (confidence after decay, never below its floor) is at
+    /// least this
     #[arg(long, default_value_t = 0.5)]
     pub min_confidence: f64,
     /// The file to write
