@@ -76,4 +76,20 @@ mod tests {
         assert_eq!(day_of_unix(i64::MAX), "?");
         assert_eq!(parse("yesterday"), None);
     }
+
+    #[test]
+    fn date_forms() {
+        for ok in [
+            "2026-02-01T14:30:00Z",
+            "2026-02-01T14:30:00+02:00",
+            "2026-02-01T14:30:00.123Z",
+            "2026-02-01T14:30:00",
+            "2026-02-01",
+        ] {
+            assert!(parse(ok).is_some(), "{ok}");
+        }
+        for bad in ["yesterday", "2026-13-01", "01/02/2026", ""] {
+            assert!(parse(bad).is_none(), "{bad}");
+        }
+    }
 }

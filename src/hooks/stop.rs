@@ -14,7 +14,7 @@ use crate::memory::identity;
 use crate::memory::memo;
 use crate::memory::session;
 use crate::memory::tally::Tally;
-use crate::memory::{Store, fields::parse_date, stem};
+use crate::memory::{Store, stem};
 use crate::observer;
 use crate::time::stamp;
 
@@ -41,7 +41,7 @@ pub fn run(ctx: &HookCtx) -> Result<Outcome> {
             m.last_answer = answer.clone();
         }
         let started = m.started.get_or_insert_with(|| stamp(ctx.now));
-        let started = parse_date(started).unwrap_or(ctx.now);
+        let started = crate::time::parse(started).unwrap_or(ctx.now);
         super::session_start::remember_transcript(ctx, m);
         // Only what was logged since the last Stop is read.
         let tally = m.tally.get_or_insert_with(Tally::default);
@@ -62,7 +62,11 @@ pub fn run(ctx: &HookCtx) -> Result<Outcome> {
     }
     let relative = m.session_file.clone().unwrap_or_default();
     let path = ctx.paths.root.join(&relative);
-    let started = m.started.as_deref().and_then(parse_date).unwrap_or(ctx.now);
+    let started = m
+        .started
+        .as_deref()
+        .and_then(crate::time::parse)
+        .unwrap_or(ctx.now);
     // Replay knows the previous session of the project; a live session asks the index.
     let continues_from = if path.exists() {
         None

@@ -74,7 +74,7 @@ impl<'a> FieldReader<'a> {
         let Some(text) = self.text(key)? else {
             return Ok(None);
         };
-        parse_date(&text)
+        crate::time::parse(&text)
             .map(Some)
             .ok_or_else(|| self.bad(key, format!("'{key}' is not a date: '{text}'")))
     }
@@ -94,32 +94,6 @@ impl<'a> FieldReader<'a> {
                 })
                 .collect(),
             Some(_) => Err(self.bad(key, format!("'{key}' must be a list"))),
-        }
-    }
-}
-
-/// Parses the timestamp forms found in memory files.
-pub fn parse_date(text: &str) -> Option<DateTime<Utc>> {
-    crate::time::parse(text)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn date_forms() {
-        for ok in [
-            "2026-02-01T14:30:00Z",
-            "2026-02-01T14:30:00+02:00",
-            "2026-02-01T14:30:00.123Z",
-            "2026-02-01T14:30:00",
-            "2026-02-01",
-        ] {
-            assert!(parse_date(ok).is_some(), "{ok}");
-        }
-        for bad in ["yesterday", "2026-13-01", "01/02/2026", ""] {
-            assert!(parse_date(bad).is_none(), "{bad}");
         }
     }
 }

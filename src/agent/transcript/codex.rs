@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
-use super::replay::{ReplayEvent, Transcript, tool_key};
+use super::replay::{ReplayEvent, Transcript, timestamp, tool_key};
 use crate::agent::hook_event::HookEvent;
 
 /// Whether `text` is a Codex rollout: its first record is the session's metadata.
@@ -18,10 +18,6 @@ pub fn is_rollout(text: &str) -> bool {
         .find(|l| !l.trim().is_empty())
         .and_then(|l| serde_json::from_str::<Value>(l).ok())
         .is_some_and(|v| v["type"] == "session_meta")
-}
-
-fn timestamp(v: &Value) -> Option<DateTime<Utc>> {
-    v["timestamp"].as_str().and_then(crate::time::parse)
 }
 
 /// Reads one rollout. `seen` holds the call ids of files read before; this file's are

@@ -53,7 +53,8 @@ fn id_from_name(stem: &str) -> Option<String> {
     ok.then(|| stem.to_string())
 }
 
-fn timestamp(v: &Value) -> Option<DateTime<Utc>> {
+/// A record's `timestamp` (Claude Code's lines and Codex's rollout records alike).
+pub(super) fn timestamp(v: &Value) -> Option<DateTime<Utc>> {
     v.get("timestamp")
         .and_then(Value::as_str)
         .and_then(crate::time::parse)
