@@ -162,7 +162,7 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
             }
             // Why "now" is above the decayed value: the user's word or many sessions.
             if i.weight(ctx.now) > i.effective(ctx.now) {
-                if i.confirmed_by.as_deref() == Some("user") {
+                if i.confirmed_by_user() {
                     marks.push_str(" [the user confirmed it]");
                 } else if let Some(n) = i.sessions {
                     let _ = write!(marks, " [{n} sessions]");

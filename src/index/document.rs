@@ -104,7 +104,7 @@ fn add_instinct(doc: &mut TantivyDocument, fields: &Fields, i: &Instinct) {
     add_opt(doc, fields.project, i.project.as_deref());
     add_scope(doc, fields, i.project.as_deref());
     add_globs(doc, fields, &i.paths);
-    let confirmed = i.confirmed_by.as_deref() == Some("user");
+    let confirmed = i.confirmed_by_user();
     for (on, flag) in [
         (i.promoted, "promoted"),
         (i.disputed, "disputed"),

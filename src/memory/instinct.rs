@@ -112,12 +112,17 @@ impl Instinct {
         self.state(now).effective(now)
     }
 
+    /// The user vouched for it (`confirmed_by: user`).
+    pub fn confirmed_by_user(&self) -> bool {
+        self.confirmed_by.as_deref() == Some("user")
+    }
+
     /// The least weight it keeps however old (`confidence::weight_floor`).
     pub fn floor(&self) -> f64 {
         super::confidence::weight_floor(
             self.confidence,
             self.sessions.unwrap_or(0),
-            self.confirmed_by.as_deref() == Some("user"),
+            self.confirmed_by_user(),
         )
     }
 
