@@ -6,7 +6,27 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
+use crate::agent::observation::{Event, Input, Observation};
 use crate::paths::Paths;
+
+/// An observation of `event` in session `s` of project `p` (folder `/p`), nothing else
+/// set: tests fill in the fields they are about.
+pub fn observation(event: Event) -> Observation {
+    Observation {
+        ts: "2026-02-20T12:00:00.000Z".into(),
+        event,
+        session_id: "s".into(),
+        cwd: "/p".into(),
+        project: "p".into(),
+        tool: None,
+        input: Input::default(),
+        outcome: None,
+        error: None,
+        prompt: None,
+        noop: false,
+        printed: Vec::new(),
+    }
+}
 
 /// A fresh memory folder (with its skeleton) that disappears when dropped.
 pub struct Memory {

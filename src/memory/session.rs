@@ -1,14 +1,12 @@
 //! Session summaries: one file per Claude Code session, `sessions/<start>-<sid8>.md`,
-//! rewritten in place on every Stop from the session's observations (tools by
-//! frequency, files touched relative to the project, turns, errors). Only our keys and
+//! rewritten in place on every Stop from the session's running tally (`memory::tally`:
+//! tools by frequency, files touched relative to the project, errors) and its turns. Only our keys and
 //! the `## Files touched` section change; a `## Summary` the observer wrote stays.
 
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
-use crate::agent::observation::Observation;
-use crate::agent::project::Project;
 use crate::memory::draft::new_file;
 use crate::memory::{Document, Error, Note, NoteKind, Scalar, Store};
 
@@ -24,12 +22,6 @@ pub struct Facts {
     /// Edited files outside the project, as given.
     pub outside: Vec<String>,
     pub errors: usize,
-}
-
-/// Tools most frequent first (ties by name), edited files relative to the project,
-/// and the number of failures.
-pub fn facts(observations: &[Observation], project: Option<&Project>) -> Facts {
-    crate::memory::tally::Tally::of(observations).facts(project)
 }
 
 /// The summary's file name for a session that started at `started`.
@@ -210,48 +202,6 @@ pub fn ending(text: &str) -> Ending {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::observation::{Event, Input, Outcome};
-
-    fn obs(tool: &str, event: Event, file: Option<&str>) -> Observation {
-        Observation {
-            ts: String::new(),
-            event,
-            session_id: "s".into(),
-            cwd: "/p".into(),
-            project: "p".into(),
-            tool: Some(tool.into()),
-            input: Input {
-                file_path: file.map(str::to_string),
-                ..Input::default()
-            },
-            outcome: Some(Outcome::Success),
-            error: None,
-            prompt: None,
-            noop: false,
-            printed: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn facts_rank_tools_and_relativise_files() {
-        let project = Project {
-            name: "p".into(),
-            root: "/p".into(),
-        };
-        let list = [
-            obs("Read", Event::Post, Some("/p/src/a.rs")),
-            obs("Edit", Event::Post, Some("/p/src/b.rs")),
-            obs("Edit", Event::Post, Some("/p/src/b.rs")),
-            obs("Bash", Event::Failure, None),
-            obs("Bash", Event::Post, None),
-            obs("Write", Event::Post, Some("/elsewhere/c.md")),
-        ];
-        let f = facts(&list, Some(&project));
-        assert_eq!(f.tools, ["Bash", "Edit", "Read", "Write"]);
-        assert_eq!(f.files, ["src/b.rs"]);
-        assert_eq!(f.outside, ["/elsewhere/c.md"]);
-        assert_eq!(f.errors, 1);
-    }
 
     #[test]
     fn names_sort_by_time() {

@@ -116,21 +116,13 @@ mod tests {
         prompt: Option<&str>,
     ) -> Observation {
         Observation {
-            ts: "2026-01-01T00:00:00.000Z".into(),
-            event,
-            session_id: "s".into(),
-            cwd: "/p".into(),
-            project: "p".into(),
             tool: tool.map(Into::into),
             input: Input {
                 file_path: file.map(Into::into),
                 ..Input::default()
             },
-            outcome: None,
-            error: None,
             prompt: prompt.map(Into::into),
-            noop: false,
-            printed: Vec::new(),
+            ..crate::testutil::observation(event)
         }
     }
 
@@ -162,5 +154,27 @@ mod tests {
         assert_eq!(facts.files, ["src/a.rs"]);
         assert_eq!(facts.outside, ["/elsewhere/b.rs"]);
         assert_eq!(facts.errors, 1);
+    }
+
+    #[test]
+    fn facts_rank_tools_and_relativise_files() {
+        let project = Project {
+            name: "p".into(),
+            root: "/p".into(),
+        };
+        let edit = |tool, file| obs(Event::Post, Some(tool), Some(file), None);
+        let list = [
+            edit("Read", "/p/src/a.rs"),
+            edit("Edit", "/p/src/b.rs"),
+            edit("Edit", "/p/src/b.rs"),
+            obs(Event::Failure, Some("Bash"), None, None),
+            obs(Event::Post, Some("Bash"), None, None),
+            edit("Write", "/elsewhere/c.md"),
+        ];
+        let f = Tally::of(&list).facts(Some(&project));
+        assert_eq!(f.tools, ["Bash", "Edit", "Read", "Write"]);
+        assert_eq!(f.files, ["src/b.rs"]);
+        assert_eq!(f.outside, ["/elsewhere/c.md"]);
+        assert_eq!(f.errors, 1);
     }
 }

@@ -139,21 +139,13 @@ mod tests {
         outcome: Option<Outcome>,
     ) -> Observation {
         Observation {
-            ts: "2026-02-20T12:00:00.000Z".into(),
-            event,
-            session_id: "s".into(),
-            cwd: "/p".into(),
-            project: "p".into(),
             tool: tool.map(Tool::of),
             input: Input {
                 command: command.map(str::to_string),
                 ..Input::default()
             },
             outcome,
-            error: None,
-            prompt: None,
-            noop: false,
-            printed: Vec::new(),
+            ..crate::testutil::observation(event)
         }
     }
 

@@ -11,18 +11,11 @@ use crate::agent::observation::{Event, Input, Observation, Outcome};
 
 fn obs(session: &str, event: Event, outcome: Option<Outcome>) -> Observation {
     Observation {
-        ts: "2026-02-20T12:00:00.000Z".into(),
-        event,
         session_id: session.into(),
         cwd: "/src/ledger".into(),
         project: "ledger".into(),
-        tool: None,
-        input: Input::default(),
         outcome,
-        error: None,
-        prompt: None,
-        noop: false,
-        printed: Vec::new(),
+        ..crate::testutil::observation(event)
     }
 }
 
