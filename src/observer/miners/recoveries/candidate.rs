@@ -137,6 +137,12 @@ impl Walk<'_> {
             if let Some(fix) = relate(fail, fail_line, error, next, &cmds) {
                 return Step::Found((fix, line, asked));
             }
+            // The relative `cd` failed, so the agent went to the absolute folder and
+            // named its target from there (`cd x && go build ./...` → `cd /repo &&
+            // go build ./x/...`).
+            if let Some(fix) = moved(fail_line, line, error) {
+                return Step::Found((fix, line, asked));
+            }
             if let Some(step) = on_the_line {
                 return Step::Found((first(step, fail), line, asked));
             }

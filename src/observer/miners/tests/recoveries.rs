@@ -126,6 +126,29 @@ fn recovery_forms() {
         absolute.is_empty() || absolute[0].0.contains("absolute"),
         "{absolute:?}"
     );
+
+    // The relative `cd` failed, and the retry went to the absolute folder and named
+    // its target from there: the same lesson, though the command's words changed.
+    let renamed = fixes(&[
+        failed(
+            "s1",
+            "cd services/api && go build ./... 2>&1",
+            "Exit code 1\n(eval):cd:1: no such file or directory: services/api",
+        ),
+        ok("s1", "cd /home/u/repo && go build ./services/api/... 2>&1"),
+    ]);
+    assert_eq!(renamed.len(), 1, "{renamed:?}");
+    assert!(renamed[0].0.contains("absolute"), "{renamed:?}");
+    // Another folder named from the same place is another story.
+    let other = fixes(&[
+        failed(
+            "s1",
+            "cd services/api && go build ./... 2>&1",
+            "Exit code 1\ngo: cannot find main module",
+        ),
+        ok("s1", "cd /home/u/repo && go build ./services/api/... 2>&1"),
+    ]);
+    assert!(other.iter().all(|f| !f.0.contains("absolute")), "{other:?}");
 }
 
 #[test]
