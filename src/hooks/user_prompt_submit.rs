@@ -36,6 +36,8 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
         .filter_map(|f| std::path::Path::new(f).file_name())
         .map(|n| n.to_string_lossy().into_owned())
         .collect();
+    // Pasted output is read apart from the prose: its failure finds its memories whole.
+    let reading = recall::paste::read(prompt);
     let pctx = PromptContext {
         project: ctx.project_name(),
         touched: &touched,
@@ -43,9 +45,8 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
         max_items: cfg.recall.max_items,
         now: ctx.now.timestamp(),
         usage: &usage::read(&ctx.paths),
+        prose: reading.prose.as_deref(),
     };
-    // Pasted output is read apart from the prose: its failure finds its memories whole.
-    let reading = recall::paste::read(prompt);
     let mut items = match &reading.failure {
         Some(key) => recall::for_failure(&index, &reader, key, ctx.project_name(), pctx.now)?
             .into_iter()

@@ -14,6 +14,8 @@ pub struct Reading {
     pub query: String,
     /// The failure the paste shows, as `failure_key` spells it.
     pub failure: Option<String>,
+    /// What the user typed around the paste, when there was one.
+    pub prose: Option<String>,
 }
 
 /// Reads a prompt: as it is, or, when a good part of it was pasted, its prose plus the
@@ -22,6 +24,7 @@ pub fn read(prompt: &str) -> Reading {
     let plain = || Reading {
         query: prompt.to_string(),
         failure: None,
+        prose: None,
     };
     if prompt.lines().filter(|l| !l.trim().is_empty()).count() < 4 {
         return plain();
@@ -35,6 +38,7 @@ pub fn read(prompt: &str) -> Reading {
     Reading {
         query: format!("{typed}\n{telling}"),
         failure: signature::failure_key(prompt),
+        prose: Some(typed),
     }
 }
 
@@ -54,8 +58,12 @@ mod tests {
         assert!(r.query.contains("too many clients"), "{}", r.query);
         assert!(!r.query.contains("taskinstance"), "{}", r.query);
         assert!(r.failure.is_some());
+        let prose = r.prose.as_deref().unwrap_or("");
+        assert!(prose.starts_with("backfill keeps going red"), "{prose}");
+        assert!(!prose.contains("taskinstance"), "{prose}");
         let plain = "the export is slow since the last migration, can you profile it";
         assert_eq!(read(plain).query, plain);
         assert_eq!(read(plain).failure, None);
+        assert_eq!(read(plain).prose, None);
     }
 }

@@ -126,6 +126,7 @@ fn an_item_sent_often_and_never_used_ranks_below_its_peers() {
             max_items: 1,
             now: m.now.timestamp(),
             usage,
+            prose: None,
         };
         let items = prompt(&idx, &reader, "start the docker compose services", &ctx).unwrap();
         items.into_iter().map(|i| i.id).collect::<Vec<_>>()

@@ -37,6 +37,9 @@ pub struct PromptContext<'a> {
     /// How often items were injected and used: one sent often and never acted on ranks
     /// lower.
     pub usage: &'a Usage,
+    /// What the user typed, when the prompt carries pasted output: the floor weighs all
+    /// of it, and of the paste only the words the memory knows.
+    pub prose: Option<&'a str>,
 }
 
 /// The most of a prompt that is read: a pasted megabyte is mostly noise, and the hook
@@ -130,6 +133,23 @@ fn shared<'k>(keys: &'k [Keyword], has: &BTreeSet<String>) -> Vec<&'k Keyword> {
         }
     }
     out
+}
+
+/// The weight the floor judges a prompt with a paste by: everything the user typed,
+/// and the paste's words only where the memory knows them (its hosts, hashes, image
+/// tags and timestamps would drown any memory: nobody wrote those down).
+fn typed_weight(index: &Index, searcher: &Searcher, prose: &str, keys: &[Keyword]) -> f64 {
+    let typed = keywords(index, searcher, prose);
+    let mut counted: Vec<usize> = Vec::new();
+    let mut pasted = 0.0;
+    for key in keys {
+        let said = typed.found.iter().any(|t| t.word == key.word);
+        if !said && !counted.contains(&key.concept) {
+            counted.push(key.concept);
+            pasted += key.idf;
+        }
+    }
+    typed.weight + pasted
 }
 
 /// Projects the prompt names (other than the current one).
@@ -233,7 +253,11 @@ pub fn prompt(
     let limit = 20 + ctx.exclude.len().min(20);
     let ranked = search::ranked_scored(&searcher, &query, limit, ctx.now)?;
     let best = ranked.first().map_or(0.0, |(s, _)| *s);
-    let weight = weight.max(f64::EPSILON);
+    let weight = match ctx.prose {
+        Some(prose) => typed_weight(index, &searcher, prose, &keys),
+        None => weight,
+    }
+    .max(f64::EPSILON);
     // A word in at most 3% of the memory.
     let rare = (1.0 + 1.0 / 0.03_f64).ln();
     let mut out: Vec<(f64, Item)> = Vec::new();
