@@ -29,6 +29,8 @@ pub enum Event {
     Post,
     Failure,
     Prompt,
+    /// A command the user ran themselves (`!` shell mode), read from the transcript.
+    Shell,
 }
 
 /// How a tool call ended. Only `Error` is a real failure that a later command can
@@ -218,6 +220,17 @@ pub fn from_prompt(
     let mut obs = base(payload, Event::Prompt, now, project);
     obs.prompt = Some(bounded(prompt, PROMPT_CHARS));
     Some(obs)
+}
+
+/// A command the user ran themselves in `!` shell mode, stamped when they ran it.
+pub fn from_user_command(
+    payload: &Payload,
+    cmd: &crate::agent::transcript::shell_mode::UserCommand,
+    project: Option<&str>,
+) -> Observation {
+    let mut obs = base(payload, Event::Shell, cmd.at, project);
+    obs.input.command = Some(bounded(&cmd.command, COMMAND_CHARS));
+    obs
 }
 
 fn base(payload: &Payload, event: Event, now: DateTime<Utc>, project: Option<&str>) -> Observation {

@@ -58,6 +58,13 @@ pub struct Memo {
     /// What the session did so far, for its summary (read from the log at each Stop).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tally: Option<Tally>,
+    /// How far the transcript was read for what the user ran in `!` shell mode.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shell_read_to: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn file(paths: &Paths, session_id: &str) -> PathBuf {

@@ -62,6 +62,15 @@ pub fn rejected(project: &str, command: &str) -> String {
     format!("rejected:{project}:{command}")
 }
 
+pub fn check(project: &str, command: &str) -> String {
+    format!("check:{project}:{command}")
+}
+
+/// The command of a check key (`check:conf:nix flake check` → `nix flake check`).
+pub fn check_command(key: &str) -> Option<&str> {
+    key.strip_prefix("check:")?.split_once(':').map(|(_, c)| c)
+}
+
 pub fn protocol(slip: &str) -> String {
     format!("protocol:{slip}")
 }

@@ -51,6 +51,12 @@ pub fn run(
         .filter(|c| !said_by_a_recovery(c, &findings, existing))
         .collect();
     findings.extend(choices);
+    // How the user checks, unless a tool choice already says it (`uv run pytest`).
+    let checks: Vec<Finding> = miners::checks(sessions, ledger)
+        .into_iter()
+        .filter(|c| !said_by_a_choice(c, &findings, existing))
+        .collect();
+    findings.extend(checks);
     findings.extend(failing_again(&batch, existing));
     decide(findings, existing, ledger)
 }
@@ -73,6 +79,21 @@ fn said_by_a_recovery(choice: &Finding, findings: &[Finding], existing: &Existin
             .instincts
             .iter()
             .any(|i| i.project == choice.project && i.pattern.as_deref().is_some_and(teaches))
+}
+
+/// A check the user runs that a tool choice of the same project already names.
+fn said_by_a_choice(check: &Finding, findings: &[Finding], existing: &Existing) -> bool {
+    let Some(command) = pattern::check_command(&check.key) else {
+        return false;
+    };
+    let names = |key: &str| pattern::choice_tool(key) == Some(command);
+    findings
+        .iter()
+        .any(|f| f.project == check.project && names(&f.key))
+        || existing
+            .instincts
+            .iter()
+            .any(|i| i.project == check.project && i.pattern.as_deref().is_some_and(names))
 }
 
 /// Evidence against recovery instincts: their failing command now succeeds.

@@ -643,3 +643,50 @@ fn a_hook_never_waits_for_or_takes_on_a_large_index_build() {
     );
     assert!(hooks_log(&env).contains("builds it"), "{}", hooks_log(&env));
 }
+
+/// `!` shell mode has no hook: each turn's end reads what the user ran from the
+/// transcript, from where the last read stopped, so every command is recorded once; a
+/// look is not recorded, nor a line still being written.
+#[test]
+fn stop_records_what_the_user_ran_in_shell_mode_once() {
+    let env = ready();
+    let project = env.project();
+    let transcript = env.home.join("transcript.jsonl");
+    let line = |ts: &str, text: &str| {
+        serde_json::json!({
+            "type": "user", "sessionId": SID, "cwd": project, "timestamp": ts,
+            "message": {"role": "user", "content": [{"type": "text", "text": text}]},
+        })
+        .to_string()
+            + "\n"
+    };
+    let stop = serde_json::json!({
+        "session_id": SID, "transcript_path": transcript, "cwd": project,
+        "hook_event_name": "Stop", "stop_hook_active": false,
+    })
+    .to_string();
+    fs::write(
+        &transcript,
+        line(
+            "2026-02-20T11:00:00Z",
+            "<bash-input>cargo test</bash-input>",
+        ) + &line("2026-02-20T11:00:01Z", "<bash-input>ls</bash-input>"),
+    )
+    .unwrap();
+    silent(&env.hook_raw("stop", stop.clone()));
+    silent(&env.hook_raw("stop", stop.clone()));
+    let next = line(
+        "2026-02-20T11:30:00Z",
+        "<bash-input>cargo clippy</bash-input>",
+    );
+    let mut text = fs::read_to_string(&transcript).unwrap() + &next;
+    text.push_str(&next[..20]);
+    fs::write(&transcript, text).unwrap();
+    silent(&env.hook_raw("stop", stop));
+    let ran: Vec<String> = observations(&env)
+        .iter()
+        .filter(|o| o["event"] == "shell")
+        .map(|o| o["input"]["command"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ran, ["cargo test", "cargo clippy"]);
+}

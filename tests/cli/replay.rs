@@ -159,3 +159,35 @@ fn bad_input_is_skipped_and_counted_never_a_partial_memory() {
         }
     }
 }
+
+/// What the user runs themselves in `!` shell mode (no hook carries it; the turn's end
+/// reads it from the transcript): a check run in three sessions of a project is how they
+/// check their work there, in their words; one run in one session is nothing.
+#[test]
+fn the_checks_the_user_runs_in_shell_mode_are_learned_as_theirs() {
+    let env = TestEnv::new();
+    env.run(&["init"]).success();
+    let projects = fixture("transcripts-shell-mode");
+    env.run(&["replay", projects.to_str().unwrap()]).success();
+    let learned = names(&env);
+    assert_eq!(learned, ["testing-the-user-checks-with-nix-flake-check"]);
+    let text = env.read("instincts/personal/testing-the-user-checks-with-nix-flake-check.md");
+    assert!(text.contains("project: \"conf\""), "{text}");
+    assert!(text.contains("provenance: user"), "{text}");
+    assert!(
+        text.contains("pattern: \"check:conf:nix flake check\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("check changes with `nix flake check`"),
+        "{text}"
+    );
+    // `git status` is a look and `make test` ran in one session of another project.
+    let markdown: Vec<_> = crate::common::snapshot_tree(&env.memory())
+        .into_iter()
+        .filter(|(p, _)| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    let everything = format!("{markdown:?}");
+    assert!(!everything.contains("git status"), "a look became a memory");
+    assert!(!everything.contains("make test"), "one run became a memory");
+}

@@ -8,6 +8,7 @@ use serde_json::Value;
 pub mod codex;
 mod prompt;
 mod replay;
+pub mod shell_mode;
 
 pub use replay::{ReplayEvent, Transcript, read, tool_key};
 

@@ -2,10 +2,11 @@
 //! file each. (a) error recoveries, (b) the user's corrections and rules, (c) files
 //! edited together across sessions, (d) consistent tool choices per project, (e)
 //! commands the user keeps refusing, (f) the agent's own tools' rules where it keeps
-//! tripping over them. What they
+//! tripping over them, (g) the checks the user runs themselves. What they
 //! never report: tool frequencies, standard sequences (Read→Edit, status→diff→commit),
 //! generic validation, the default choice, diagnostics or destructive commands as a fix.
 
+mod checks;
 mod choices;
 mod coedits;
 mod corrections;
@@ -19,6 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::agent::observation::Observation;
 use crate::memory::provenance::Provenance;
 
+pub use checks::checks;
 pub use choices::choices;
 pub use coedits::coedits;
 pub use corrections::corrections;
@@ -89,6 +91,8 @@ pub struct Ledger {
     /// pattern key → the sessions that showed it, across batches (how many independent
     /// sessions stand behind a memory; a long session spans several batches).
     pub shown_in: BTreeMap<String, BTreeSet<String>>,
+    /// project → check the user ran in `!` shell mode → sessions in which they did.
+    pub checks: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
 }
 
 fn sid8(session: &str) -> String {
