@@ -22,7 +22,7 @@ mod words;
 pub use words::salient;
 use words::{
     NOT_A_THING, SUBJECTS, VAGUE, clause_of, is_hedged, is_question, not_is_a_clause, sentences,
-    strip_filler, trimmed,
+    strip_filler, trimmed, without_intensifiers,
 };
 
 use super::{Finding, domain_of, sid8};
@@ -196,7 +196,8 @@ fn rule_of(sentence: &str, redirect: bool, said_no: bool) -> Option<Rule> {
 pub fn rules(text: &str, redirect: bool) -> Vec<Rule> {
     let mut out: Vec<Rule> = Vec::new();
     for raw in sentences(text) {
-        let (sentence, said_no) = strip_filler(raw);
+        let cleaned = without_intensifiers(raw);
+        let (sentence, said_no) = strip_filler(&cleaned);
         if sentence.len() < 4 || is_question(sentence) || is_hedged(sentence) {
             continue;
         }

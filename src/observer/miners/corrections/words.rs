@@ -267,6 +267,23 @@ pub(super) fn strip_filler(sentence: &str) -> (&str, bool) {
             "rule:",
             "again,",
             "please note:",
+            // What frustration puts first ("fuck me stop making changes …").
+            "fuck me",
+            "fuck",
+            "ffs",
+            "omg",
+            "ugh",
+            "argh",
+            "dude",
+            "wtf",
+            "jeez",
+            "lol",
+            "dammit",
+            "damn",
+            "seriously",
+            "come on",
+            "bro",
+            "sigh",
         ]
         .iter()
         .find(|f| {
@@ -279,6 +296,24 @@ pub(super) fn strip_filler(sentence: &str) -> (&str, bool) {
             .trim_start();
     }
     (s, negated_start)
+}
+
+/// Words that only say how strongly something is said ("dont fkn give me plans").
+const INTENSIFIERS: &[&str] = &[
+    "fucking", "fuckin", "fkn", "fking", "fcking", "effing", "freaking", "frickin", "friggin",
+    "bloody", "goddamn",
+];
+
+/// The sentence without its intensifiers, its words otherwise as written.
+pub(super) fn without_intensifiers(sentence: &str) -> String {
+    let kept: Vec<&str> = sentence
+        .split(' ')
+        .filter(|w| {
+            let bare = w.trim_matches(|c: char| !c.is_alphanumeric());
+            bare.is_empty() || !INTENSIFIERS.contains(&bare.to_ascii_lowercase().as_str())
+        })
+        .collect();
+    kept.join(" ")
 }
 
 /// The things a phrase names, for the key: lower-case words without the filler.

@@ -176,3 +176,32 @@ fn rules_said_with_a_gerund_or_another_verb_are_rules() {
         assert!(found.iter().any(|r| r.avoid.is_some()), "{text}: {found:?}");
     }
 }
+
+#[test]
+fn a_rule_said_in_anger_is_still_the_rule() {
+    use super::corrections::rules;
+    // What frustration puts in front or in between says how, not what.
+    for (text, rule) in [
+        (
+            "fuck me stop making chnages without checking with me first",
+            "stop making chnages without checking with me first",
+        ),
+        (
+            "dont fkn give me any plans, just tell me what your findings are",
+            "dont give me any plans",
+        ),
+        ("ugh, never push to main", "never push to main"),
+    ] {
+        let found = rules(text, false);
+        assert_eq!(
+            found
+                .iter()
+                .map(|r| r.sentence.as_str())
+                .collect::<Vec<_>>(),
+            [rule],
+            "{text}"
+        );
+    }
+    // A statement stays a statement, however it is said.
+    assert!(rules("fuck, the build is broken again", false).is_empty());
+}
