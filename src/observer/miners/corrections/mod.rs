@@ -317,8 +317,41 @@ fn about(phrase: &str) -> String {
         "remove", "install", "make", "put", "import", "merge", "deploy", "rename", "move",
     ];
     if verbs.contains(&first.as_str()) {
-        words.join(" ")
-    } else {
-        format!("use {}", words.join(" "))
+        return words.join(" ");
     }
+    // "stop making changes …" is about to make changes.
+    if let Some(verb) = verb_of_gerund(&first) {
+        let rest = words.get(1..).unwrap_or_default().join(" ");
+        return format!("{verb} {rest}").trim_end().to_string();
+    }
+    format!("use {}", words.join(" "))
+}
+
+/// The verb a gerund says (`making` → `make`, `committing` → `commit`), for the verbs a
+/// rule's "stop …" or "don't …" names.
+fn verb_of_gerund(word: &str) -> Option<&'static str> {
+    const GERUNDS: &[(&str, &str)] = &[
+        ("using", "use"),
+        ("running", "run"),
+        ("calling", "call"),
+        ("making", "make"),
+        ("changing", "change"),
+        ("editing", "edit"),
+        ("adding", "add"),
+        ("committing", "commit"),
+        ("pushing", "push"),
+        ("creating", "create"),
+        ("deleting", "delete"),
+        ("removing", "remove"),
+        ("writing", "write"),
+        ("modifying", "modify"),
+        ("installing", "install"),
+        ("touching", "touch"),
+        ("reverting", "revert"),
+        ("giving", "give"),
+        ("generating", "generate"),
+        ("guessing", "guess"),
+        ("proceeding", "proceed"),
+    ];
+    GERUNDS.iter().find(|(g, _)| *g == word).map(|(_, v)| *v)
 }

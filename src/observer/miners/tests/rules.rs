@@ -202,6 +202,20 @@ fn a_rule_said_in_anger_is_still_the_rule() {
             "{text}"
         );
     }
+    // The trigger names the act, not "use making changes".
+    let session = vec![prompt(
+        "s1",
+        "fuck me stop making chnages without checking with me first",
+    )];
+    let found = corrections(&session);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0]
+            .trigger
+            .starts_with("when about to make chnages without"),
+        "{}",
+        found[0].trigger
+    );
     // A statement stays a statement, however it is said.
     assert!(rules("fuck, the build is broken again", false).is_empty());
 }
