@@ -230,6 +230,9 @@ pub fn from_user_command(
 ) -> Observation {
     let mut obs = base(payload, Event::Shell, cmd.at, project);
     obs.input.command = Some(bounded(&cmd.command, COMMAND_CHARS));
+    if !cmd.cwd.is_empty() {
+        obs.cwd = bounded(&cmd.cwd, FIELD_CHARS * 2);
+    }
     obs
 }
 

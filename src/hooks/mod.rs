@@ -20,6 +20,7 @@ mod session_start;
 mod stop;
 mod used;
 mod user_prompt_submit;
+mod user_shell;
 
 #[cfg(test)]
 mod tests;

@@ -10,7 +10,6 @@ use serde_json::Value;
 use super::{Answer, HookCtx, Outcome, Result};
 use crate::agent::hook_event::HookEvent;
 use crate::agent::observation;
-use crate::agent::transcript::shell_mode;
 use crate::memory::identity;
 use crate::memory::memo;
 use crate::memory::session;
@@ -34,11 +33,9 @@ pub fn run(ctx: &HookCtx) -> Result<Outcome> {
     let answer = tail
         .as_deref()
         .and_then(crate::agent::transcript::last_answer);
-    let shell_read_to = record_user_commands(ctx);
+    // Claude Code sends no hook for `!` shell mode: what the user ran is in the transcript.
+    super::user_shell::record(ctx);
     let m = memo::update(&ctx.paths, &ctx.sid, |m| {
-        if let Some(to) = shell_read_to {
-            m.shell_read_to = to;
-        }
         if stop {
             m.turns += 1;
         }
@@ -117,40 +114,6 @@ pub fn run(ctx: &HookCtx) -> Result<Outcome> {
         )));
     }
     Ok(outcome)
-}
-
-/// The most of a transcript one turn's end reads for shell-mode commands.
-const SHELL_READ_MAX: u64 = 4 * 1024 * 1024;
-
-/// Records what the user ran in `!` shell mode since the last read (Claude Code sends no
-/// hook for it); the offset read to, when the transcript was read.
-fn record_user_commands(ctx: &HookCtx) -> Option<u64> {
-    let path = std::path::Path::new(ctx.payload.transcript_path.as_deref()?);
-    let session = ctx.payload.session_id.as_deref()?;
-    if !path.is_absolute() {
-        return None;
-    }
-    let from = memo::read(&ctx.paths, &ctx.sid).shell_read_to;
-    let chunk = crate::fsutil::read_range(path, from, SHELL_READ_MAX)?;
-    let read = shell_mode::read(&chunk, session, ctx.now);
-    let project = ctx.project.as_ref().map(|p| p.name.as_str());
-    for cmd in &read.commands {
-        // A look (`ls`, `git status`) teaches nothing, as with the agent's own.
-        if observation::is_noisy_command(&cmd.command) {
-            continue;
-        }
-        if let Err(e) = ctx.record(&observation::from_user_command(&ctx.payload, cmd, project)) {
-            ctx.log(&format!("shell-mode command not recorded: {e}"));
-        }
-    }
-    // One line longer than a whole read (a huge tool result) is passed over, not waited
-    // for: no shell-mode line is that long.
-    let consumed = if read.consumed == 0 && chunk.len() as u64 == SHELL_READ_MAX {
-        chunk.len()
-    } else {
-        read.consumed
-    };
-    Some(from + consumed as u64)
 }
 
 /// Context use thresholds (from Nous): below 10% a session has taught nothing yet;

@@ -61,6 +61,10 @@ pub struct Memo {
     /// How far the transcript was read for what the user ran in `!` shell mode.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub shell_read_to: u64,
+    /// When the newest shell-mode command recorded was run: a transcript read again from
+    /// its start (replaced, or cut shorter) records nothing twice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shell_last: Option<String>,
 }
 
 fn is_zero(n: &u64) -> bool {

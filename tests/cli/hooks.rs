@@ -673,8 +673,18 @@ fn stop_records_what_the_user_ran_in_shell_mode_once() {
         ) + &line("2026-02-20T11:00:01Z", "<bash-input>ls</bash-input>"),
     )
     .unwrap();
-    silent(&env.hook_raw("stop", stop.clone()));
-    silent(&env.hook_raw("stop", stop.clone()));
+    // The first turns end at 11:10 (twice: nothing is recorded twice), the last at the
+    // test's clock (12:00).
+    for _ in 0..2 {
+        let out = env
+            .cmd()
+            .env("HOMUNCULUS_NOW", "2026-02-20T11:10:00Z")
+            .args(["hook", "stop"])
+            .write_stdin(stop.clone())
+            .output()
+            .unwrap();
+        assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    }
     let next = line(
         "2026-02-20T11:30:00Z",
         "<bash-input>cargo clippy</bash-input>",
@@ -682,11 +692,28 @@ fn stop_records_what_the_user_ran_in_shell_mode_once() {
     let mut text = fs::read_to_string(&transcript).unwrap() + &next;
     text.push_str(&next[..20]);
     fs::write(&transcript, text).unwrap();
-    silent(&env.hook_raw("stop", stop));
+    silent(&env.hook_raw("stop", stop.clone()));
     let ran: Vec<String> = observations(&env)
         .iter()
         .filter(|o| o["event"] == "shell")
         .map(|o| o["input"]["command"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(ran, ["cargo test", "cargo clippy"]);
+    // A transcript replaced by a shorter one is read again from its start: only what is
+    // newer than the last command recorded is recorded.
+    fs::write(
+        &transcript,
+        line(
+            "2026-02-20T11:00:00Z",
+            "<bash-input>cargo test</bash-input>",
+        ) + &line("2026-02-20T11:45:00Z", "<bash-input>cargo doc</bash-input>"),
+    )
+    .unwrap();
+    silent(&env.hook_raw("stop", stop));
+    let ran: Vec<String> = observations(&env)
+        .iter()
+        .filter(|o| o["event"] == "shell")
+        .map(|o| o["input"]["command"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ran, ["cargo test", "cargo clippy", "cargo doc"]);
 }
