@@ -86,7 +86,11 @@ fn said_by_a_choice(check: &Finding, findings: &[Finding], existing: &Existing) 
     let Some(command) = pattern::check_command(&check.key) else {
         return false;
     };
-    let names = |key: &str| pattern::choice_tool(key) == Some(command);
+    // `uv run pytest` is said by the choice `uv run pytest`, `uv run ty check` by `uv run ty`.
+    let names = |key: &str| {
+        pattern::choice_tool(key)
+            .is_some_and(|tool| command == tool || command.starts_with(&format!("{tool} ")))
+    };
     findings
         .iter()
         .any(|f| f.project == check.project && names(&f.key))

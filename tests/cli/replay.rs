@@ -179,7 +179,7 @@ fn the_checks_the_user_runs_in_shell_mode_are_learned_as_theirs() {
         "{text}"
     );
     assert!(
-        text.contains("check changes with `nix flake check`"),
+        text.contains("run `nix flake check` to check changes"),
         "{text}"
     );
     // `git status` is a look and `make test` ran in one session of another project.

@@ -11,6 +11,8 @@ use crate::shell::{self, Command};
 
 /// Sessions in which the user must run a check before it is reported.
 const CHECK_SESSIONS: usize = 2;
+/// The most sessions the ledger keeps per check.
+const MAX_SESSIONS: usize = 16;
 
 /// Words that make a command a check of the work: tests, builds, linters, type checkers.
 const CHECK_WORDS: &[&str] = &[
@@ -39,10 +41,43 @@ const CHECK_WORDS: &[&str] = &[
     "ctest",
 ];
 
-/// What a check is known by: the program and the plain words that lead its arguments,
-/// up to the first option, path or value (`uv run pytest`, `nix flake check`).
+/// Verbs that change something rather than check it: a branch named `test`, a package
+/// named `jest` or a script named `deploy:test` make no check.
+const ACTS: &[&str] = &[
+    "install",
+    "add",
+    "remove",
+    "rm",
+    "push",
+    "pull",
+    "checkout",
+    "switch",
+    "merge",
+    "rebase",
+    "commit",
+    "publish",
+    "deploy",
+    "release",
+    "reset",
+    "clean",
+    "update",
+    "upgrade",
+    "init",
+    "uninstall",
+    "apply",
+    "destroy",
+];
+
+/// Words that run another command, whose word then says what is run (`uv run pytest`,
+/// `npm run test:unit`, `nix flake check`).
+const RUNS: &[&str] = &["run", "exec", "x", "dlx", "flake"];
+
+/// What a check is known by: the program as typed and the plain words that lead its
+/// arguments, up to the first option, path or value (`uv run pytest`, `nix flake
+/// check`, `./gradlew test`). A check's word must be the program, its verb, or what a
+/// runner runs; a script's name counts by its first part (`test:unit`).
 fn identity(cmd: &Command) -> Option<String> {
-    let mut words = vec![cmd.tool()];
+    let mut words = vec![cmd.program.as_str()];
     for arg in &cmd.args {
         let plain = !arg.is_empty()
             && arg
@@ -54,9 +89,20 @@ fn identity(cmd: &Command) -> Option<String> {
         }
         words.push(arg);
     }
-    let is_check = words
+    let head = |w: &str| w.split(':').next().unwrap_or(w).to_string();
+    if words
         .iter()
-        .any(|w| CHECK_WORDS.contains(w) || w.split(':').any(|p| CHECK_WORDS.contains(&p)));
+        .skip(1)
+        .any(|w| ACTS.contains(&head(w).as_str()))
+    {
+        return None;
+    }
+    let mut said = vec![cmd.tool().to_string()];
+    said.extend(words.get(1).map(|w| head(w)));
+    if words.get(1).is_some_and(|w| RUNS.contains(w)) {
+        said.extend(words.get(2).map(|w| head(w)));
+    }
+    let is_check = said.iter().any(|w| CHECK_WORDS.contains(&w.as_str()));
     is_check.then(|| words.join(" "))
 }
 
@@ -97,7 +143,10 @@ pub fn checks(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Finding
                 .or_default()
                 .entry(check.clone())
                 .or_default();
-            seen.insert(obs.session_id.clone());
+            // Three sessions make an instinct; more only grow the ledger.
+            if seen.len() < MAX_SESSIONS {
+                seen.insert(obs.session_id.clone());
+            }
             if seen.len() < CHECK_SESSIONS {
                 continue;
             }
@@ -110,7 +159,7 @@ pub fn checks(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Finding
                 format!(", e.g. {}", code(&typed))
             };
             f.action = format!(
-                "check changes with {}: the user runs it themselves (in `!` shell mode){example}",
+                "run {} to check changes: the user checks their work here with it, typed by hand{example}",
                 code(&check)
             );
             f.title = format!("the user checks with {check}");
@@ -149,12 +198,27 @@ mod tests {
             id("pnpm run test:unit").as_deref(),
             Some("pnpm run test:unit")
         );
-        // Not checks: a flake update, a submodule added, a look.
-        assert_eq!(id("nix flake update"), None);
         assert_eq!(
-            id("git submodule add git@github.com:x/y.git .config/nvim"),
-            None
+            id("./gradlew test --info").as_deref(),
+            Some("./gradlew test")
         );
-        assert_eq!(id("nix run ./tests#run ."), None);
+        assert_eq!(id("go test ./...").as_deref(), Some("go test"));
+        assert_eq!(id("make test").as_deref(), Some("make test"));
+        // Not checks: a flake update, a submodule added, a branch or a package named
+        // like a check, a script whose first part acts.
+        for line in [
+            "nix flake update",
+            "git submodule add git@github.com:x/y.git .config/nvim",
+            "nix run ./tests#run .",
+            "git checkout test",
+            "git push origin build",
+            "git log test",
+            "npm install jest",
+            "uv add pytest",
+            "brew install ruff",
+            "npm run deploy:test",
+        ] {
+            assert_eq!(id(line), None, "{line}");
+        }
     }
 }
