@@ -139,7 +139,11 @@ fn shared<'k>(keys: &'k [Keyword], has: &BTreeSet<String>) -> Vec<&'k Keyword> {
 /// and the paste's words only where the memory knows them (its hosts, hashes, image
 /// tags and timestamps would drown any memory: nobody wrote those down).
 fn typed_weight(index: &Index, searcher: &Searcher, prose: &str, keys: &[Keyword]) -> f64 {
-    let typed = keywords(index, searcher, prose);
+    let typed = keywords(
+        index,
+        searcher,
+        crate::text::clip_chars(prose, MAX_PROMPT_CHARS),
+    );
     let mut counted: Vec<usize> = Vec::new();
     let mut pasted = 0.0;
     for key in keys {

@@ -235,6 +235,8 @@ pub fn corrections(session: &[Observation]) -> Vec<Finding> {
                 after_stop = true;
                 (obs.prompt.as_deref(), true)
             }
+            // The user's own shell command says nothing of what they last said.
+            (Event::Shell, _) => continue,
             (_, Some(Outcome::Blocked)) => {
                 after_stop = true;
                 continue;

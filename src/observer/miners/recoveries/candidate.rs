@@ -2,7 +2,7 @@
 //! short gap, in the same folder, with at most the one user message the error asked
 //! for, until a command that relates to the failed one passes.
 
-use super::fixes::{answers, elsewhere_or_a_restart, first, moved, prefixed};
+use super::fixes::{answers, elsewhere_or_a_restart, first, moved, path_missing, prefixed};
 use super::names::same_program;
 use super::relate::relate;
 use super::{Fix, GAP_SECONDS, LOOKAHEAD, seconds_between, shell_command};
@@ -140,7 +140,10 @@ impl Walk<'_> {
             // The relative `cd` failed, so the agent went to the absolute folder and
             // named its target from there (`cd x && go build ./...` → `cd /repo &&
             // go build ./x/...`).
-            if let Some(fix) = moved(fail_line, line, error) {
+            let lower = error.to_ascii_lowercase();
+            if (path_missing(&lower) || lower.contains("cd:"))
+                && let Some(fix) = moved(fail_line, line, error)
+            {
                 return Step::Found((fix, line, asked));
             }
             if let Some(step) = on_the_line {
