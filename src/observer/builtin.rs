@@ -68,36 +68,41 @@ fn said_by_a_recovery(choice: &Finding, findings: &[Finding], existing: &Existin
         return false;
     };
     // `choice:p:uv run pytest` is taught by `…=>use:uv run` too.
-    let teaches = |key: &str| {
-        pattern::recovery_uses(key)
-            .is_some_and(|used| alt == used || alt.starts_with(&format!("{used} ")))
-    };
-    findings
-        .iter()
-        .any(|f| f.project == choice.project && teaches(&f.key))
-        || existing
-            .instincts
-            .iter()
-            .any(|i| i.project == choice.project && i.pattern.as_deref().is_some_and(teaches))
+    said_by(choice, findings, existing, |key| {
+        pattern::recovery_uses(key).is_some_and(|used| names(alt, used))
+    })
 }
 
-/// A check the user runs that a tool choice of the same project already names.
+/// A check the user runs that a tool choice of the same project already names (`uv run
+/// ty check` by the choice `uv run ty`).
 fn said_by_a_choice(check: &Finding, findings: &[Finding], existing: &Existing) -> bool {
     let Some(command) = pattern::check_command(&check.key) else {
         return false;
     };
-    // `uv run pytest` is said by the choice `uv run pytest`, `uv run ty check` by `uv run ty`.
-    let names = |key: &str| {
-        pattern::choice_tool(key)
-            .is_some_and(|tool| command == tool || command.starts_with(&format!("{tool} ")))
-    };
+    said_by(check, findings, existing, |key| {
+        pattern::choice_tool(key).is_some_and(|tool| names(command, tool))
+    })
+}
+
+/// Whether `command` is `tool`, or `tool` with more words.
+fn names(command: &str, tool: &str) -> bool {
+    command == tool || command.starts_with(&format!("{tool} "))
+}
+
+/// Whether a finding or a standing instinct of `finding`'s project has a key `says`.
+fn said_by(
+    finding: &Finding,
+    findings: &[Finding],
+    existing: &Existing,
+    says: impl Fn(&str) -> bool,
+) -> bool {
     findings
         .iter()
-        .any(|f| f.project == check.project && names(&f.key))
+        .any(|f| f.project == finding.project && says(&f.key))
         || existing
             .instincts
             .iter()
-            .any(|i| i.project == check.project && i.pattern.as_deref().is_some_and(names))
+            .any(|i| i.project == finding.project && i.pattern.as_deref().is_some_and(&says))
 }
 
 /// Evidence against recovery instincts: their failing command now succeeds.

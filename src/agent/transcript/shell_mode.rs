@@ -57,16 +57,7 @@ fn command_of(line: &str, session_id: &str) -> Option<UserCommand> {
     {
         return None;
     }
-    let content = v.pointer("/message/content")?;
-    let text = match content {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => return None,
-    };
+    let text = super::text_of(v.pointer("/message/content")?);
     let text = text.trim();
     let command = text.strip_prefix(OPEN)?.strip_suffix(CLOSE)?.trim();
     if command.is_empty() || command.contains(OPEN) {

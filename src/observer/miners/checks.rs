@@ -185,25 +185,20 @@ mod tests {
     #[test]
     fn a_check_is_known_by_its_leading_words() {
         let id = |line: &str| identity(&shell::parse(line)[0]);
-        assert_eq!(
-            id("nix flake check ./systems/nixos/").as_deref(),
-            Some("nix flake check")
-        );
-        assert_eq!(
-            id("uv run pytest -m \"not (tui or browser)\" -v").as_deref(),
-            Some("uv run pytest")
-        );
-        assert_eq!(id("uv run ty check").as_deref(), Some("uv run ty check"));
-        assert_eq!(
-            id("pnpm run test:unit").as_deref(),
-            Some("pnpm run test:unit")
-        );
-        assert_eq!(
-            id("./gradlew test --info").as_deref(),
-            Some("./gradlew test")
-        );
-        assert_eq!(id("go test ./...").as_deref(), Some("go test"));
-        assert_eq!(id("make test").as_deref(), Some("make test"));
+        for (line, check) in [
+            ("nix flake check ./systems/nixos/", "nix flake check"),
+            (
+                "uv run pytest -m \"not (tui or browser)\" -v",
+                "uv run pytest",
+            ),
+            ("uv run ty check", "uv run ty check"),
+            ("pnpm run test:unit", "pnpm run test:unit"),
+            ("./gradlew test --info", "./gradlew test"),
+            ("go test ./...", "go test"),
+            ("make test", "make test"),
+        ] {
+            assert_eq!(id(line).as_deref(), Some(check), "{line}");
+        }
         // Not checks: a flake update, a submodule added, a branch or a package named
         // like a check, a script whose first part acts.
         for line in [
