@@ -70,13 +70,14 @@ pub(super) fn record(ctx: &HookCtx) {
         true
     });
     match claimed {
-        Ok(true) => write(ctx, &new),
+        Ok(true) => record_each(ctx, &new),
         Ok(false) => {}
         Err(e) => ctx.log(&format!("shell-mode commands not read: {e}")),
     }
 }
 
-fn write(ctx: &HookCtx, commands: &[&UserCommand]) {
+/// Records each command but the looks.
+fn record_each(ctx: &HookCtx, commands: &[&UserCommand]) {
     let project = ctx.project.as_ref().map(|p| p.name.as_str());
     for cmd in commands {
         // A look (`ls`, `git status`) teaches nothing, as with the agent's own.
