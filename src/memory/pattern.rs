@@ -6,7 +6,8 @@
 //!   `use:<tool>`, `env:<NAME>`, `flag:<flag>`, `first:<step>`, `prefix:<cmd>`,
 //!   `path:<program>`, `arg:<word>` or `absolute-path`;
 //! - `rule:<project>:<polarity and words>`, `choice:<project>:<tool>`,
-//!   `coedit:<project>:<first file>`, `rejected:<project>:<command>`, `protocol:<slip>`.
+//!   `coedit:<project>:<first file>`, `rejected:<project>:<command>`,
+//!   `check:<project>:<command>`, `protocol:<slip>`.
 
 const RECOVER: &str = "recover:";
 const FIX: &str = "=>";
@@ -41,34 +42,47 @@ pub fn recovery_uses(key: &str) -> Option<&str> {
     recovery_parts(key)?.1.strip_prefix("use:")
 }
 
+/// A key of one project: `<kind>:<project>:<what>`.
+fn in_project(kind: &str, project: &str, what: &str) -> String {
+    format!("{kind}:{project}:{what}")
+}
+
+/// The `<what>` of a `<kind>:<project>:<what>` key; `None` for a key of another kind.
+fn what_of<'k>(kind: &str, key: &'k str) -> Option<&'k str> {
+    key.strip_prefix(kind)?
+        .strip_prefix(':')?
+        .split_once(':')
+        .map(|(_, what)| what)
+}
+
 pub fn rule(project: &str, words: &str) -> String {
-    format!("rule:{project}:{words}")
+    in_project("rule", project, words)
 }
 
 pub fn choice(project: &str, tool: &str) -> String {
-    format!("choice:{project}:{tool}")
+    in_project("choice", project, tool)
 }
 
 /// The tool of a choice key (`choice:atlas:pnpm` → `pnpm`).
 pub fn choice_tool(key: &str) -> Option<&str> {
-    key.strip_prefix("choice:")?.split_once(':').map(|(_, t)| t)
+    what_of("choice", key)
 }
 
 pub fn coedit(project: &str, anchor: &str) -> String {
-    format!("coedit:{project}:{anchor}")
+    in_project("coedit", project, anchor)
 }
 
 pub fn rejected(project: &str, command: &str) -> String {
-    format!("rejected:{project}:{command}")
+    in_project("rejected", project, command)
 }
 
 pub fn check(project: &str, command: &str) -> String {
-    format!("check:{project}:{command}")
+    in_project("check", project, command)
 }
 
 /// The command of a check key (`check:conf:nix flake check` → `nix flake check`).
 pub fn check_command(key: &str) -> Option<&str> {
-    key.strip_prefix("check:")?.split_once(':').map(|(_, c)| c)
+    what_of("check", key)
 }
 
 pub fn protocol(slip: &str) -> String {
@@ -97,5 +111,11 @@ mod tests {
             Some("uv run pytest")
         );
         assert_eq!(recovery_parts(&rule("atlas", "-npm")), None);
+        assert_eq!(
+            check_command(&check("conf", "nix flake check")),
+            Some("nix flake check")
+        );
+        assert_eq!(check_command(&choice("conf", "pnpm")), None);
+        assert_eq!(choice_tool(&check("conf", "pnpm")), None);
     }
 }
