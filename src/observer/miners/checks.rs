@@ -4,7 +4,7 @@
 //! session in the ledger, reported from the second session on (an instinct from the
 //! third), so one run says nothing.
 
-use super::{Finding, Ledger, code, sid8};
+use super::{Finding, Ledger, code, sessions_of, sid8};
 use crate::agent::observation::{Event, Observation};
 use crate::memory::provenance::Provenance;
 use crate::shell::{self, Command};
@@ -137,12 +137,7 @@ pub fn checks(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Finding
                 continue;
             }
             reported.push(check.clone());
-            let seen = ledger
-                .checks
-                .entry(obs.project.clone())
-                .or_default()
-                .entry(check.clone())
-                .or_default();
+            let seen = sessions_of(&mut ledger.checks, &obs.project, &check);
             // Three sessions make an instinct; more only grow the ledger.
             if seen.len() < MAX_SESSIONS {
                 seen.insert(obs.session_id.clone());

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Finding, Ledger};
+use super::{Finding, Ledger, sessions_of};
 use crate::agent::observation::{Event, Observation};
 use crate::agent::tool::Tool;
 use crate::shell::{self, Command};
@@ -90,13 +90,7 @@ pub fn choices(batch: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Finding> 
                     .entry((obs.project.clone(), c.default.clone()))
                     .or_default() += 1;
             }
-            ledger
-                .tools
-                .entry(obs.project.clone())
-                .or_default()
-                .entry(c.used.clone())
-                .or_default()
-                .insert(obs.session_id.clone());
+            sessions_of(&mut ledger.tools, &obs.project, &c.used).insert(obs.session_id.clone());
             let entry = seen
                 .entry((obs.project.clone(), c.purpose.clone()))
                 .or_insert_with(|| (c.default.clone(), BTreeSet::new(), obs));

@@ -95,6 +95,19 @@ pub struct Ledger {
     pub checks: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
 }
 
+/// The sessions a ledger map holds for `key` in `scope` (a project, or `""` for any),
+/// made empty when there are none yet.
+fn sessions_of<'l>(
+    map: &'l mut BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+    scope: &str,
+    key: &str,
+) -> &'l mut BTreeSet<String> {
+    map.entry(scope.to_string())
+        .or_default()
+        .entry(key.to_string())
+        .or_default()
+}
+
 fn sid8(session: &str) -> String {
     crate::agent::payload::short_id(session)
 }

@@ -4,7 +4,7 @@
 //! tool's own rule, so it is the same everywhere: a user-scope memory, counted over
 //! sessions of any project, reported from the third session on.
 
-use super::{Finding, Ledger, sid8};
+use super::{Finding, Ledger, sessions_of, sid8};
 use crate::agent::observation::{Observation, Outcome};
 use crate::agent::tool::Tool;
 
@@ -68,12 +68,7 @@ pub fn protocol(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Findi
             }
             reported.push(kind);
             let key = crate::memory::pattern::protocol(kind);
-            let seen = ledger
-                .refused
-                .entry(String::new())
-                .or_default()
-                .entry(key.clone())
-                .or_default();
+            let seen = sessions_of(&mut ledger.refused, "", &key);
             seen.insert(obs.session_id.clone());
             if seen.len() < SLIP_SESSIONS {
                 continue;

@@ -5,7 +5,7 @@
 //! session (an episode) or a third (an instinct). Looks are left out: refusing a
 //! `which` says nothing about `which`.
 
-use super::{Finding, Ledger, code, domain_of, sid8};
+use super::{Finding, Ledger, code, domain_of, sessions_of, sid8};
 use crate::agent::observation::{Observation, Outcome};
 use crate::agent::tool::Tool;
 use crate::memory::provenance::Provenance;
@@ -20,12 +20,8 @@ pub fn rejections(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Fin
     let mut out = Vec::new();
     for session in sessions {
         for mut f in refused(session) {
-            let seen = ledger
-                .refused
-                .entry(f.project.clone().unwrap_or_default())
-                .or_default()
-                .entry(f.key.clone())
-                .or_default();
+            let scope = f.project.clone().unwrap_or_default();
+            let seen = sessions_of(&mut ledger.refused, &scope, &f.key);
             seen.insert(f.session.clone());
             if seen.len() >= REFUSED_SESSIONS {
                 f.known = seen.len() as u32;
