@@ -644,6 +644,15 @@ fn a_hook_never_waits_for_or_takes_on_a_large_index_build() {
     assert!(hooks_log(&env).contains("builds it"), "{}", hooks_log(&env));
 }
 
+/// The commands recorded as run by the user in shell mode, in order.
+fn ran(env: &TestEnv) -> Vec<String> {
+    observations(env)
+        .iter()
+        .filter(|o| o["event"] == "shell")
+        .map(|o| o["input"]["command"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// `!` shell mode has no hook: each turn's end reads what the user ran from the
 /// transcript, from where the last read stopped, so every command is recorded once; a
 /// look is not recorded, nor a line still being written.
@@ -693,12 +702,7 @@ fn stop_records_what_the_user_ran_in_shell_mode_once() {
     text.push_str(&next[..20]);
     fs::write(&transcript, text).unwrap();
     silent(&env.hook_raw("stop", stop.clone()));
-    let ran: Vec<String> = observations(&env)
-        .iter()
-        .filter(|o| o["event"] == "shell")
-        .map(|o| o["input"]["command"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(ran, ["cargo test", "cargo clippy"]);
+    assert_eq!(ran(&env), ["cargo test", "cargo clippy"]);
     // A transcript replaced by a shorter one is read again from its start: only what is
     // newer than the last command recorded is recorded.
     fs::write(
@@ -710,10 +714,5 @@ fn stop_records_what_the_user_ran_in_shell_mode_once() {
     )
     .unwrap();
     silent(&env.hook_raw("stop", stop));
-    let ran: Vec<String> = observations(&env)
-        .iter()
-        .filter(|o| o["event"] == "shell")
-        .map(|o| o["input"]["command"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(ran, ["cargo test", "cargo clippy", "cargo doc"]);
+    assert_eq!(ran(&env), ["cargo test", "cargo clippy", "cargo doc"]);
 }
