@@ -65,10 +65,33 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// An evidence bullet: dated when seen, unless the miner's words already begin
+    /// with their own date (a recovery's "2026-01-10, ledger: …"), and marked with the batch.
+    fn evidence_line(&self, seen: DateTime<Utc>, evidence: &str) -> String {
+        if starts_with_date(evidence) {
+            format!("{evidence} {}", self.mark)
+        } else {
+            format!("{}: {evidence} {}", day(seen), self.mark)
+        }
+    }
+
     /// The date of evidence: when it was seen, never later than now.
     fn when(&self, seen: Option<DateTime<Utc>>) -> DateTime<Utc> {
         seen.map_or(self.now, |t| t.min(self.now))
     }
+}
+
+/// `YYYY-MM-DD` at the start of `text`.
+fn starts_with_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= 10
+        && b[..10].iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        })
 }
 
 fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
@@ -102,7 +125,7 @@ fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
                 created: run.when(*first_seen).min(last),
                 last_seen: last,
                 title: &title_of(action),
-                evidence: &format!("{}: {evidence} {}", day(last), run.mark),
+                evidence: &run.evidence_line(last, evidence),
                 sessions: *sessions,
             };
             create(run, name, &draft, out)
@@ -208,10 +231,7 @@ fn reinforce(
                 &["provenance"],
             )?;
         }
-        file.append_bullet(
-            "Evidence",
-            &format!("{}: {evidence} {}", day(seen), run.mark),
-        );
+        file.append_bullet("Evidence", &run.evidence_line(seen, evidence));
         Ok(format!(
             "~ {name} {:.2}→{:.2}",
             state.effective(now),

@@ -205,7 +205,7 @@ fn advice(i: &Item) -> (String, String) {
         return (trigger, format!("{} [the user confirmed it]", i.action));
     }
     let what = match crate::index::search::provenance_of(i.flags.iter().map(String::as_str)) {
-        Some("user") => format!("{} [{:.2}, the user said so]", i.action, i.confidence),
+        Some("user") => format!("{} [{:.2}, from the user]", i.action, i.confidence),
         Some("model") if i.sessions >= 2 => format!(
             "{} [{:.2}, observed in {} sessions]",
             i.action, i.confidence, i.sessions

@@ -129,3 +129,32 @@ fn reinforcing_records_the_session_count_in_one_line_and_never_lowers_it() {
     let again = std::fs::read_to_string(&path).unwrap();
     assert!(again.contains("\nsessions: 5\n"), "{again}");
 }
+
+#[test]
+fn evidence_that_names_its_own_day_is_not_dated_twice() {
+    let m = crate::testutil::Memory::new();
+    let store = Store::new(&m.paths);
+    let path = m.instinct(
+        "tools-read-first",
+        0.5,
+        "2026-02-01T00:00:00Z",
+        "2026-02-01T00:00:00Z",
+        "provenance: model\n",
+    );
+    let reinforce = |evidence: &str| Op::Reinforce {
+        name: "tools-read-first".into(),
+        evidence: evidence.into(),
+        last_seen: None,
+        sessions: 0,
+    };
+    let dated = reinforce("2026-02-03, dl: Edit refused (session 5a198443)");
+    apply(&store, &[dated], "b1", "builtin", m.now);
+    apply(&store, &[reinforce("seen again")], "b2", "builtin", m.now);
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        after.contains("\n- 2026-02-03, dl: Edit refused (session 5a198443) "),
+        "{after}"
+    );
+    assert!(!after.contains(": 2026-02-03,"), "{after}");
+    assert!(after.contains(": seen again "), "{after}");
+}
