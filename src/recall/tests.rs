@@ -212,3 +212,40 @@ fn session_start_lists_an_instinct_sent_often_and_never_acted_on_after_the_rest(
     );
     assert_eq!(listed(&usage), ["testing-heeded", "testing-ignored"]);
 }
+
+#[test]
+fn a_word_every_session_summary_says_still_finds_the_one_lesson_about_it() {
+    let m = Memory::new();
+    // Early on a memory is mostly session summaries: fifty of them say `nix flake`.
+    for n in 0..50 {
+        m.write(
+            &format!("sessions/2026-01-{:02}T10{n:02}00Z-{n:08x}.md", n % 28 + 1),
+            &format!(
+                "---\ntype: session\ndate: 2026-01-01T10:00:00Z\nproject: \"conf\"\n---\n\n# Nix flake work {n}\n\n## Summary\n\nEdited the nix flake of host {n}; made sure nix flake check passes.\n"
+            ),
+        );
+    }
+    m.write(
+        "episodes/2026-01-20-git-add-before-nix-flake-check.md",
+        "---\ndate: 2026-01-20\ntype: episode\nproject: \"conf\"\ntags: [\"tooling\"]\noccurrences: 1\nprovenance: model\n---\n\n# git add before nix flake check\n\nWhen `nix flake check` fails with \"error: Path 'flake.nix' is not tracked by Git\": run `git add flake.nix` first, then `nix flake check` again\n",
+    );
+    let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
+    let reader = idx.reader().unwrap();
+    let usage = crate::memory::usage::Usage::default();
+    let ctx = PromptContext {
+        project: "conf",
+        touched: &[],
+        exclude: &[],
+        max_items: 3,
+        now: m.now.timestamp(),
+        usage: &usage,
+        prose: None,
+    };
+    let text = "make sure nix flake check passes on the host";
+    let items = prompt(&idx, &reader, text, &ctx).unwrap();
+    assert_eq!(
+        names(&items),
+        ["2026-01-20-git-add-before-nix-flake-check"],
+        "the summaries, which this prompt cannot bring, do not make its words common"
+    );
+}

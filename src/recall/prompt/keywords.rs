@@ -4,6 +4,7 @@
 use tantivy::{Searcher, Term};
 
 use crate::index::{Index, search, words};
+use crate::memory::kind::Kind;
 
 /// The most distinctive words a lookup uses.
 const MAX_KEYWORDS: usize = 12;
@@ -29,12 +30,21 @@ pub(super) struct Keyword {
     pub concept: usize,
 }
 
-/// The distinctive words of a prompt: stemmed, not stopwords, not in most of the memory,
-/// with their other spellings (`k8s`, `kubernetes`). Words the memory does not have
-/// count at the weight of the rarest.
-pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str) -> Keywords {
+/// The distinctive words of a prompt: stemmed, not stopwords, not in most of the memories
+/// of the `kinds` it may bring, with their other spellings (`k8s`, `kubernetes`). Words
+/// the memory does not have count at the weight of the rarest.
+pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[Kind]) -> Keywords {
     let f = index.fields();
     let total = searcher.num_docs().max(1) as f64;
+    // How many memories the prompt may bring (a term count: no search).
+    let reach: u64 = kinds
+        .iter()
+        .filter_map(|k| {
+            searcher
+                .doc_freq(&Term::from_field_text(f.kind, k.name()))
+                .ok()
+        })
+        .sum();
     let rarest = (1.0 + total).ln();
     let mut weight = 0.0;
     let mut found: Vec<Keyword> = Vec::new();
@@ -46,8 +56,10 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str) -> Keywor
             .unwrap_or(0)
     };
     // A word in most of a large memory finds everything and says nothing; in a small
-    // one, every word still tells documents apart.
-    let too_common = |df: u64| total >= 50.0 && df as f64 > COMMON_SHARE * total;
+    // one, every word still tells documents apart. Small is counted in the memories the
+    // prompt may bring: a project of forty session summaries and six lessons is small
+    // for a prompt that brings lessons, however often the summaries say `nix`.
+    let too_common = |df: u64| reach >= 50 && df as f64 > COMMON_SHARE * total;
     let cleaned = words::cleaned(text);
     let named = words::groups_named_in(index, &cleaned);
     let mut weighed_groups: Vec<usize> = Vec::new();

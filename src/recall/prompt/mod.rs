@@ -103,14 +103,9 @@ fn query(
     let mut scopes: Vec<String> = vec![ctx.project.to_string(), "*".to_string()];
     scopes.extend(named_projects(index, searcher, text, ctx.project));
     let scope_refs: Vec<&str> = scopes.iter().map(String::as_str).collect();
-    let past = asks_about_the_past(text);
-    let mut kinds = vec![Kind::Instinct, Kind::Conviction, Kind::Episode];
-    if past {
-        kinds.push(Kind::Session);
-    }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![
         (Occur::Must, Box::new(BooleanQuery::new(should))),
-        (Occur::Must, of_kinds(f, &kinds)),
+        (Occur::Must, of_kinds(f, &kinds_for(text))),
         (Occur::Must, super::any_of(f.scope, &scope_refs)),
         (Occur::MustNot, term(f.flags, "disputed")),
     ];
@@ -138,11 +133,18 @@ fn shared<'k>(keys: &'k [Keyword], has: &BTreeSet<String>) -> Vec<&'k Keyword> {
 /// The weight the floor judges a prompt with a paste by: everything the user typed,
 /// and the paste's words only where the memory knows them (its hosts, hashes, image
 /// tags and timestamps would drown any memory: nobody wrote those down).
-fn typed_weight(index: &Index, searcher: &Searcher, prose: &str, keys: &[Keyword]) -> f64 {
+fn typed_weight(
+    index: &Index,
+    searcher: &Searcher,
+    prose: &str,
+    keys: &[Keyword],
+    kinds: &[Kind],
+) -> f64 {
     let typed = keywords(
         index,
         searcher,
         crate::text::clip_chars(prose, MAX_PROMPT_CHARS),
+        kinds,
     );
     let mut counted: Vec<usize> = Vec::new();
     let mut pasted = 0.0;
@@ -174,6 +176,15 @@ fn named_projects(index: &Index, searcher: &Searcher, text: &str, current: &str)
         }
     }
     out
+}
+
+/// The kinds of memory a prompt may bring: sessions only for a question about the past.
+fn kinds_for(text: &str) -> Vec<Kind> {
+    let mut kinds = vec![Kind::Instinct, Kind::Conviction, Kind::Episode];
+    if asks_about_the_past(text) {
+        kinds.push(Kind::Session);
+    }
+    kinds
 }
 
 /// Whether the prompt asks what happened ("where did we leave", "what did we do").
@@ -248,7 +259,7 @@ pub fn prompt(
     let Keywords {
         found: keys,
         weight,
-    } = keywords(index, &searcher, text);
+    } = keywords(index, &searcher, text, &kinds_for(text));
     let ids = identifiers(index, text);
     if keys.is_empty() && ids.is_empty() {
         return Ok(Vec::new());
@@ -258,7 +269,7 @@ pub fn prompt(
     let ranked = search::ranked_scored(&searcher, &query, limit, ctx.now)?;
     let best = ranked.first().map_or(0.0, |(s, _)| *s);
     let weight = match ctx.prose {
-        Some(prose) => typed_weight(index, &searcher, prose, &keys),
+        Some(prose) => typed_weight(index, &searcher, prose, &keys, &kinds_for(text)),
         None => weight,
     }
     .max(f64::EPSILON);
