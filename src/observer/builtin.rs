@@ -220,8 +220,10 @@ fn by_key(findings: Vec<Finding>) -> Vec<(String, Vec<Finding>)> {
     groups
 }
 
-/// The instinct that already stands for a pattern: by its key, else by its text in the
-/// same project.
+/// The instinct that already stands for a pattern: by its key, else, among instincts of
+/// no key (written by hand or by an llm engine), by its text in the same project. An
+/// instinct keyed to another pattern is that pattern's, however alike the words ("the
+/// user runs `rm`" and "the user runs `nixos-rebuild`").
 fn standing<'e>(existing: &Existing<'e>, key: &str, first: &Finding) -> Option<&'e Instinct> {
     let text = format!("{} {}", first.trigger, first.action);
     existing
@@ -230,7 +232,8 @@ fn standing<'e>(existing: &Existing<'e>, key: &str, first: &Finding) -> Option<&
         .find(|i| i.pattern.as_deref() == Some(key))
         .or_else(|| {
             existing.instincts.iter().find(|i| {
-                i.project == first.project
+                i.pattern.is_none()
+                    && i.project == first.project
                     && similar_enough(&format!("{} {}", i.trigger, i.action), &text)
             })
         })

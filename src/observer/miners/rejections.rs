@@ -3,7 +3,10 @@
 //! The user's own act, so their provenance. Counted per session in the ledger: one
 //! refusal says something about that moment, so nothing is reported before a second
 //! session (an episode) or a third (an instinct). Looks are left out: refusing a
-//! `which` says nothing about `which`.
+//! `which` says nothing about `which`. A program refused in two projects or more, in
+//! three sessions in all, is one the user keeps to themselves everywhere: user scope.
+
+use std::collections::BTreeSet;
 
 use super::{Finding, Ledger, code, domain_of, sessions_of, sid8};
 use crate::agent::observation::{Observation, Outcome};
@@ -13,6 +16,10 @@ use crate::shell;
 
 /// Sessions in which a command must be refused before it is reported.
 const REFUSED_SESSIONS: usize = 2;
+/// Projects, and sessions in all, in which a command must be refused before it is the
+/// user's everywhere.
+const EVERYWHERE_PROJECTS: usize = 2;
+const EVERYWHERE_SESSIONS: usize = 3;
 
 /// (e) The commands refused in `sessions` that the ledger has now seen refused in
 /// enough sessions, one finding per program and session.
@@ -23,13 +30,47 @@ pub fn rejections(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Fin
             let scope = f.project.clone().unwrap_or_default();
             let seen = sessions_of(&mut ledger.refused, &scope, &f.key);
             seen.insert(f.session.clone());
-            if seen.len() >= REFUSED_SESSIONS {
-                f.known = seen.len() as u32;
+            let known = seen.len();
+            // Refused everywhere, it is said once, for everywhere.
+            if let Some(all) = everywhere(&f, ledger) {
+                out.push(all);
+            } else if known >= REFUSED_SESSIONS {
+                f.known = known as u32;
                 out.push(f);
             }
         }
     }
     out
+}
+
+/// The user-scope finding of a refusal, once its program has been refused in enough
+/// projects and sessions (the ledger's per-project records, this one's included).
+fn everywhere(f: &Finding, ledger: &Ledger) -> Option<Finding> {
+    let name = crate::memory::pattern::rejected_command(&f.key)?;
+    let mut projects: Vec<&str> = Vec::new();
+    let mut sessions: BTreeSet<&str> = BTreeSet::new();
+    for (scope, keys) in ledger.refused.iter().filter(|(scope, _)| !scope.is_empty()) {
+        if let Some(seen) = keys.get(&crate::memory::pattern::rejected(scope, name)) {
+            projects.push(scope);
+            sessions.extend(seen.iter().map(String::as_str));
+        }
+    }
+    if projects.len() < EVERYWHERE_PROJECTS || sessions.len() < EVERYWHERE_SESSIONS {
+        return None;
+    }
+    let mut all = f.clone();
+    all.key = crate::memory::pattern::rejected("", name);
+    all.project = None;
+    all.known = sessions.len() as u32;
+    all.trigger = format!("when about to run `{name}`");
+    all.title = format!("the user runs {name} themselves");
+    all.evidence = format!(
+        "{}; refused in {} sessions of {}",
+        f.evidence,
+        sessions.len(),
+        projects.join(", ")
+    );
+    Some(all)
 }
 
 /// The refused commands of one session, one finding per program.
