@@ -51,7 +51,8 @@ impl Block {
             .item
             .saturating_sub(id.chars().count() + 3)
             .max(40);
-        let full = format!("{} ({id})", one_line(&sanitized(line), room));
+        let line = squeeze_quotes(&one_line(&sanitized(line), usize::MAX), room);
+        let full = format!("{} ({id})", one_line(&line, room));
         self.push_item(full, id);
     }
 
@@ -80,6 +81,40 @@ impl Block {
         self.text.push('\n');
         self.ids.push(id.to_string());
     }
+}
+
+/// The shortest a quotation is squeezed to.
+const QUOTE_KEPT: usize = 24;
+
+/// `line` made to fit `room` by shortening its quotations first, longest first, each to
+/// no less than its opening words: a quoted error message can spare its tail, what
+/// follows it (the fix, whether the retry passed) cannot.
+fn squeeze_quotes(line: &str, room: usize) -> String {
+    // Outside and inside stretches alternate: the text between the 1st and 2nd `"` is
+    // quoted, between the 2nd and 3rd not, and so on.
+    let mut parts: Vec<String> = line.split('"').map(str::to_string).collect();
+    if parts.len() < 3 {
+        return line.to_string();
+    }
+    let mut quoted: Vec<usize> = (1..parts.len() - 1).step_by(2).collect();
+    let mut excess = line.chars().count().saturating_sub(room);
+    while excess > 0 {
+        let longest = quoted
+            .iter()
+            .copied()
+            .map(|i| (parts[i].chars().count(), i))
+            .max();
+        let Some((len, i)) = longest.filter(|(len, _)| *len > QUOTE_KEPT) else {
+            break;
+        };
+        // Each quotation is squeezed once.
+        quoted.retain(|q| *q != i);
+        let keep = len.saturating_sub(excess + 1).max(QUOTE_KEPT);
+        let clipped = format!("{}…", crate::text::clip_chars(&parts[i], keep).trim_end());
+        excess = excess.saturating_sub(len - clipped.chars().count());
+        parts[i] = clipped;
+    }
+    parts.join("\"")
 }
 
 /// The markers of a fence: `<homunculus-memory nonce="…">` … `</homunculus-memory
@@ -247,10 +282,20 @@ fn describe(item: &Item) -> String {
             item.kind.name(),
             day(item.date),
             item.title,
-            item.gist
+            undated(&item.gist, &day(item.date))
         ),
         kind => format!("- {} {}: {}", kind.name(), day(item.date), item.title),
     }
+}
+
+/// A sighting without the "<day>, <project>: " it opens with when the line already
+/// says that day: the room goes to what happened.
+fn undated<'g>(gist: &'g str, day: &str) -> &'g str {
+    gist.strip_prefix(day)
+        .and_then(|rest| rest.strip_prefix(", "))
+        .and_then(|rest| rest.split_once(": "))
+        .filter(|(project, _)| !project.contains(' '))
+        .map_or(gist, |(_, what)| what)
 }
 
 /// A block of items under a header (prompt recall, path triggers, file history).
@@ -272,6 +317,38 @@ pub fn items(header: &str, items: &[Item], budget: Budget) -> Rendered {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sighting_of_the_lines_own_day_is_not_dated_again() {
+        let gist = "2026-01-10, ledger: `cargo test` failed with \"DATABASE_URL must be set\"";
+        assert_eq!(
+            undated(gist, "2026-01-10"),
+            "`cargo test` failed with \"DATABASE_URL must be set\""
+        );
+        assert_eq!(undated(gist, "2026-01-11"), gist, "another day stays");
+        let prose = "2026-01-10, as planned: the migration ran";
+        assert_eq!(undated(prose, "2026-01-10"), prose, "words, not a project");
+    }
+
+    #[test]
+    fn a_long_quoted_error_gives_way_to_the_fix_after_it() {
+        let line = "- episode 2025-06-20: git add before nix flake check: `nix flake check` failed with \"error: Path 'flake.nix' in the repository \"/home/me/conf\" is not tracked by Git. Add it with git add and try again, this message goes on\"; `git add flake.nix` and then `nix flake check` passed";
+        let squeezed = squeeze_quotes(line, 210);
+        assert!(squeezed.chars().count() <= 210, "{squeezed}");
+        assert!(
+            squeezed.ends_with("; `git add flake.nix` and then `nix flake check` passed"),
+            "{squeezed}"
+        );
+        assert!(
+            squeezed.contains("failed with \"error: Path 'flake.nix'"),
+            "{squeezed}"
+        );
+        // Short quotations and lines that fit are left alone; so is a line with no
+        // quotation to squeeze (the caller clips it).
+        assert_eq!(squeeze_quotes(line, 1000), line);
+        assert_eq!(squeeze_quotes("a \"short\" one", 5), "a \"short\" one");
+        assert_eq!(squeeze_quotes("no quotes here", 3), "no quotes here");
+    }
 
     fn item(n: usize) -> Item {
         Item {
