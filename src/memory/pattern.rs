@@ -76,11 +76,6 @@ pub fn rejected(project: &str, command: &str) -> String {
     in_project("rejected", project, command)
 }
 
-/// The command of a refusal key (`rejected:conf:nixos-rebuild` → `nixos-rebuild`).
-pub fn rejected_command(key: &str) -> Option<&str> {
-    what_of("rejected", key)
-}
-
 pub fn check(project: &str, command: &str) -> String {
     in_project("check", project, command)
 }

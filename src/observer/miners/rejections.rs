@@ -3,8 +3,9 @@
 //! The user's own act, so their provenance. Counted per session in the ledger: one
 //! refusal says something about that moment, so nothing is reported before a second
 //! session (an episode) or a third (an instinct). Looks are left out: refusing a
-//! `which` says nothing about `which`. A program refused in two projects or more, in
-//! three sessions in all, is one the user keeps to themselves everywhere: user scope.
+//! `which` says nothing about `which`. A refusal is often the user stopping the agent to
+//! redirect it, not a rule: a program the user let run in as many sessions as they
+//! refused it is not one they keep to themselves.
 
 use std::collections::BTreeSet;
 
@@ -16,26 +17,28 @@ use crate::shell;
 
 /// Sessions in which a command must be refused before it is reported.
 const REFUSED_SESSIONS: usize = 2;
-/// Projects, and sessions in all, in which a command must be refused before it is the
-/// user's everywhere.
-const EVERYWHERE_PROJECTS: usize = 2;
-const EVERYWHERE_SESSIONS: usize = 3;
+/// The most sessions a program's allowed runs are counted in: enough to outweigh any
+/// refusals that could be reported.
+const ALLOWED_COUNTED: usize = 16;
 
 /// (e) The commands refused in `sessions` that the ledger has now seen refused in
 /// enough sessions, one finding per program and session.
 pub fn rejections(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Finding> {
     let mut out = Vec::new();
     for session in sessions {
+        for (project, key, sid) in allowed(session) {
+            let seen = sessions_of(&mut ledger.allowed, &project, &key);
+            if seen.len() < ALLOWED_COUNTED {
+                seen.insert(sid);
+            }
+        }
         for mut f in refused(session) {
             let scope = f.project.clone().unwrap_or_default();
+            let allowed = sessions_of(&mut ledger.allowed, &scope, &f.key).len();
             let seen = sessions_of(&mut ledger.refused, &scope, &f.key);
             seen.insert(f.session.clone());
-            let known = seen.len();
-            // Refused everywhere, it is said once, for everywhere.
-            if let Some(all) = everywhere(&f, ledger) {
-                out.push(all);
-            } else if known >= REFUSED_SESSIONS {
-                f.known = known as u32;
+            if seen.len() >= REFUSED_SESSIONS && seen.len() > allowed {
+                f.known = seen.len() as u32;
                 out.push(f);
             }
         }
@@ -43,34 +46,25 @@ pub fn rejections(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Fin
     out
 }
 
-/// The user-scope finding of a refusal, once its program has been refused in enough
-/// projects and sessions (the ledger's per-project records, this one's included).
-fn everywhere(f: &Finding, ledger: &Ledger) -> Option<Finding> {
-    let name = crate::memory::pattern::rejected_command(&f.key)?;
-    let mut projects: Vec<&str> = Vec::new();
-    let mut sessions: BTreeSet<&str> = BTreeSet::new();
-    for (scope, keys) in ledger.refused.iter().filter(|(scope, _)| !scope.is_empty()) {
-        if let Some(seen) = keys.get(&crate::memory::pattern::rejected(scope, name)) {
-            projects.push(scope);
-            sessions.extend(seen.iter().map(String::as_str));
-        }
-    }
-    if projects.len() < EVERYWHERE_PROJECTS || sessions.len() < EVERYWHERE_SESSIONS {
-        return None;
-    }
-    let mut all = f.clone();
-    all.key = crate::memory::pattern::rejected("", name);
-    all.project = None;
-    all.known = sessions.len() as u32;
-    all.trigger = format!("when about to run `{name}`");
-    all.title = format!("the user runs {name} themselves");
-    all.evidence = format!(
-        "{}; refused in {} sessions of {}",
-        f.evidence,
-        sessions.len(),
-        projects.join(", ")
-    );
-    Some(all)
+/// The programs the user let the agent run in one session: (project, refusal key,
+/// session), once each.
+fn allowed(session: &[Observation]) -> BTreeSet<(String, String, String)> {
+    session
+        .iter()
+        // It ran, whatever came of it; a call blocked, denied or refused did not.
+        .filter(|o| o.tool == Some(Tool::Bash))
+        .filter(|o| matches!(o.outcome, Some(Outcome::Success | Outcome::Error)))
+        .filter_map(|o| {
+            let cmds = shell::parse(o.input.command.as_deref()?);
+            let name = shell::primary(&cmds)?.shape();
+            let scope = (o.project != "unknown").then_some(o.project.as_str());
+            Some((
+                scope.unwrap_or_default().to_string(),
+                crate::memory::pattern::rejected(&o.project, &name),
+                o.session_id.clone(),
+            ))
+        })
+        .collect()
 }
 
 /// The refused commands of one session, one finding per program.

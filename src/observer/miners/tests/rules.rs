@@ -165,40 +165,18 @@ fn a_command_the_user_refuses_is_found_once_per_session() {
 }
 
 #[test]
-fn a_command_refused_in_two_projects_is_the_users_everywhere() {
+fn a_command_the_user_also_lets_run_is_not_one_they_refuse() {
     let mut ledger = Ledger::default();
-    let in_project = |session: &str, project: &str| {
-        let mut o = rejected(session, "sudo nixos-rebuild switch --flake .", None);
-        o.project = project.into();
-        vec![o]
-    };
-    // Two sessions in one project: that project's, not yet everywhere.
-    let found = rejections(
-        &[in_project("s1", "conf"), in_project("s2", "conf")],
-        &mut ledger,
-    );
-    assert_eq!(keys_of(&found), ["rejected:conf:nixos-rebuild"]);
-    // A third session in another project: the user's everywhere, said once.
-    let found = rejections(&[in_project("s3", "hardware")], &mut ledger);
-    assert_eq!(keys_of(&found), ["rejected::nixos-rebuild"], "{found:?}");
-    assert_eq!(found[0].project, None);
+    let refused = |session: &str| vec![rejected(session, "rm -rf build", None)];
+    // Let run in two sessions, refused in two: a redirect, not a rule.
+    let ran = [ok("s1", "rm -rf target"), ok("s2", "rm old.log")].map(|o| vec![o]);
+    assert!(rejections(&ran, &mut ledger).is_empty());
+    let found = rejections(&[refused("s3"), refused("s4")], &mut ledger);
+    assert!(found.is_empty(), "{found:?}");
+    // Refused in more sessions than it ran in: reported.
+    let found = rejections(&[refused("s5")], &mut ledger);
+    assert_eq!(keys_of(&found), ["rejected:ledger:rm"]);
     assert_eq!(found[0].known, 3);
-    assert_eq!(found[0].trigger, "when about to run `nixos-rebuild`");
-    assert!(
-        found[0]
-            .evidence
-            .ends_with("; refused in 3 sessions of conf, hardware"),
-        "{}",
-        found[0].evidence
-    );
-    // Three sessions of one project stay that project's.
-    let mut one = Ledger::default();
-    let sessions: Vec<_> = ["a", "b", "c"].map(|s| in_project(s, "conf")).into();
-    let found = rejections(&sessions, &mut one);
-    assert!(
-        found.iter().all(|f| f.project.as_deref() == Some("conf")),
-        "{found:?}"
-    );
 }
 
 fn keys_of(found: &[super::Finding]) -> Vec<&str> {
