@@ -433,5 +433,8 @@ fn seven_people_learn_what_is_true() {
     assert!(violations.is_empty(), "{violations:#?}");
     for t in judged {
         assert_eq!(t.harmful + t.poisoned, 0, "{}", t.line());
+        // A memory a reviewer judged wrong (its fix did not fix, its rule was a
+        // redirect) is never learned again.
+        assert_eq!(t.wrong, 0, "{}", t.line());
     }
 }
