@@ -4,8 +4,8 @@
 //! refusal says something about that moment, so nothing is reported before a second
 //! session (an episode) or a third (an instinct). Looks are left out: refusing a
 //! `which` says nothing about `which`. A refusal is often the user stopping the agent to
-//! redirect it, not a rule: a program the user let run in as many sessions as they
-//! refused it is not one they keep to themselves.
+//! redirect it, not a rule: a program the user has let the agent run in the project is
+//! not one they keep to themselves.
 
 use std::collections::BTreeSet;
 
@@ -17,9 +17,8 @@ use crate::shell;
 
 /// Sessions in which a command must be refused before it is reported.
 const REFUSED_SESSIONS: usize = 2;
-/// The most sessions a program's allowed runs are counted in: enough to outweigh any
-/// refusals that could be reported.
-const ALLOWED_COUNTED: usize = 16;
+/// The most sessions a program's allowed runs are counted in (one is enough to say it).
+const ALLOWED_COUNTED: usize = 4;
 
 /// (e) The commands refused in `sessions` that the ledger has now seen refused in
 /// enough sessions, one finding per program and session.
@@ -37,7 +36,7 @@ pub fn rejections(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Fin
             let allowed = sessions_of(&mut ledger.allowed, &scope, &f.key).len();
             let seen = sessions_of(&mut ledger.refused, &scope, &f.key);
             seen.insert(f.session.clone());
-            if seen.len() >= REFUSED_SESSIONS && seen.len() > allowed {
+            if seen.len() >= REFUSED_SESSIONS && allowed == 0 {
                 f.known = seen.len() as u32;
                 out.push(f);
             }

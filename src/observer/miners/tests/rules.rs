@@ -149,7 +149,16 @@ fn a_command_the_user_refuses_is_found_once_per_session() {
         rejected("s1", "ls -la /etc/nixos", None),
     ]);
     let keys: Vec<&str> = found.iter().map(|f| f.key.as_str()).collect();
-    assert_eq!(keys, ["rejected:ledger:nixos-rebuild"], "{found:?}");
+    // Its verb tells a rebuild the user runs (`switch`) from one they may just have
+    // stopped (`build`): each is its own.
+    assert_eq!(
+        keys,
+        [
+            "rejected:ledger:nixos-rebuild switch",
+            "rejected:ledger:nixos-rebuild build"
+        ],
+        "{found:?}"
+    );
     assert_eq!(
         found[0].provenance,
         crate::memory::provenance::Provenance::User
@@ -166,17 +175,20 @@ fn a_command_the_user_refuses_is_found_once_per_session() {
 
 #[test]
 fn a_command_the_user_also_lets_run_is_not_one_they_refuse() {
-    let mut ledger = Ledger::default();
     let refused = |session: &str| vec![rejected(session, "rm -rf build", None)];
-    // Let run in two sessions, refused in two: a redirect, not a rule.
-    let ran = [ok("s1", "rm -rf target"), ok("s2", "rm old.log")].map(|o| vec![o]);
-    assert!(rejections(&ran, &mut ledger).is_empty());
-    let found = rejections(&[refused("s3"), refused("s4")], &mut ledger);
+    // Let run once, refused in three sessions: the refusals were redirects.
+    let mut ledger = Ledger::default();
+    assert!(rejections(&[vec![ok("s1", "rm old.log")]], &mut ledger).is_empty());
+    let found = rejections(&[refused("s2"), refused("s3"), refused("s4")], &mut ledger);
     assert!(found.is_empty(), "{found:?}");
-    // Refused in more sessions than it ran in: reported.
-    let found = rejections(&[refused("s5")], &mut ledger);
+    // Never let run: reported from the second refusal.
+    let mut ledger = Ledger::default();
+    let found = rejections(&[refused("s2"), refused("s3")], &mut ledger);
     assert_eq!(keys_of(&found), ["rejected:ledger:rm"]);
-    assert_eq!(found[0].known, 3);
+    assert_eq!(found[0].known, 2);
+    // Once it runs with the user's leave, no more.
+    assert!(rejections(&[vec![ok("s4", "rm -rf build")]], &mut ledger).is_empty());
+    assert!(rejections(&[refused("s5")], &mut ledger).is_empty());
 }
 
 fn keys_of(found: &[super::Finding]) -> Vec<&str> {
