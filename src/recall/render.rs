@@ -282,7 +282,7 @@ fn describe(item: &Item) -> String {
             item.kind.name(),
             day(item.date),
             item.title,
-            undated(&item.gist, &day(item.date))
+            without_session(undated(&item.gist, &day(item.date)))
         ),
         kind => format!("- {} {}: {}", kind.name(), day(item.date), item.title),
     }
@@ -296,6 +296,19 @@ fn undated<'g>(gist: &'g str, day: &str) -> &'g str {
         .and_then(|rest| rest.split_once(": "))
         .filter(|(project, _)| !project.contains(' '))
         .map_or(gist, |(_, what)| what)
+}
+
+/// A sighting without the "(session 5a198443)" it ends with: the item's file, at the
+/// line's end, is where the agent looks further.
+fn without_session(gist: &str) -> &str {
+    match gist
+        .trim_end()
+        .strip_suffix(')')
+        .and_then(|g| g.rsplit_once(" (session "))
+    {
+        Some((before, id)) if id.len() <= 12 && id.chars().all(|c| c.is_ascii_hexdigit()) => before,
+        _ => gist,
+    }
 }
 
 /// A block of items under a header (prompt recall, path triggers, file history).
@@ -328,6 +341,13 @@ mod tests {
         assert_eq!(undated(gist, "2026-01-11"), gist, "another day stays");
         let prose = "2026-01-10, as planned: the migration ran";
         assert_eq!(undated(prose, "2026-01-10"), prose, "words, not a project");
+        let sighting = "`git add x` and then `nix flake check` passed (session 764d1f97)";
+        assert_eq!(
+            without_session(sighting),
+            "`git add x` and then `nix flake check` passed"
+        );
+        let prose = "the cache was stale (session timeout)";
+        assert_eq!(without_session(prose), prose);
     }
 
     #[test]
