@@ -87,13 +87,15 @@ impl Block {
 const QUOTE_KEPT: usize = 24;
 
 /// `line` made to fit `room` by shortening its quotations first, longest first, each to
-/// no less than its opening words: a quoted error message can spare its tail, what
+/// no less than its opening characters: a quoted error message can spare its tail, what
 /// follows it (the fix, whether the retry passed) cannot.
 fn squeeze_quotes(line: &str, room: usize) -> String {
     // Outside and inside stretches alternate: the text between the 1st and 2nd `"` is
     // quoted, between the 2nd and 3rd not, and so on.
     let mut parts: Vec<String> = line.split('"').map(str::to_string).collect();
-    if parts.len() < 3 {
+    // An odd number of quotes (a stray `12"` inch mark) leaves the pairing unknown: the
+    // caller's clipping is safer than squeezing what may be the fix.
+    if parts.len() < 3 || parts.len() % 2 == 0 {
         return line.to_string();
     }
     let mut quoted: Vec<usize> = (1..parts.len() - 1).step_by(2).collect();
@@ -282,20 +284,28 @@ fn describe(item: &Item) -> String {
             item.kind.name(),
             day(item.date),
             item.title,
-            without_session(undated(&item.gist, &day(item.date)))
+            without_session(undated(
+                &item.gist,
+                &day(item.date),
+                item.project.as_deref()
+            ))
         ),
         kind => format!("- {} {}: {}", kind.name(), day(item.date), item.title),
     }
 }
 
 /// A sighting without the "<day>, <project>: " it opens with when the line already
-/// says that day: the room goes to what happened.
-fn undated<'g>(gist: &'g str, day: &str) -> &'g str {
+/// says that day and the sighting is of the item's own project: the room goes to what
+/// happened.
+fn undated<'g>(gist: &'g str, day: &str, project: Option<&str>) -> &'g str {
+    let Some(project) = project else {
+        return gist;
+    };
     gist.strip_prefix(day)
         .and_then(|rest| rest.strip_prefix(", "))
-        .and_then(|rest| rest.split_once(": "))
-        .filter(|(project, _)| !project.contains(' '))
-        .map_or(gist, |(_, what)| what)
+        .and_then(|rest| rest.strip_prefix(project))
+        .and_then(|rest| rest.strip_prefix(": "))
+        .unwrap_or(gist)
 }
 
 /// A sighting without the "(session 5a198443)" it ends with: the item's file, at the
@@ -335,12 +345,26 @@ mod tests {
     fn a_sighting_of_the_lines_own_day_is_not_dated_again() {
         let gist = "2026-01-10, ledger: `cargo test` failed with \"DATABASE_URL must be set\"";
         assert_eq!(
-            undated(gist, "2026-01-10"),
+            undated(gist, "2026-01-10", Some("ledger")),
             "`cargo test` failed with \"DATABASE_URL must be set\""
         );
-        assert_eq!(undated(gist, "2026-01-11"), gist, "another day stays");
-        let prose = "2026-01-10, as planned: the migration ran";
-        assert_eq!(undated(prose, "2026-01-10"), prose, "words, not a project");
+        assert_eq!(
+            undated(gist, "2026-01-11", Some("ledger")),
+            gist,
+            "another day"
+        );
+        assert_eq!(
+            undated(gist, "2026-01-10", Some("gateway")),
+            gist,
+            "another project"
+        );
+        assert_eq!(undated(gist, "2026-01-10", None), gist);
+        let prose = "2026-01-10, finally: the migration ran";
+        assert_eq!(
+            undated(prose, "2026-01-10", Some("ledger")),
+            prose,
+            "words, not a project"
+        );
         let sighting = "`git add x` and then `nix flake check` passed (session 764d1f97)";
         assert_eq!(
             without_session(sighting),
@@ -368,6 +392,12 @@ mod tests {
         assert_eq!(squeeze_quotes(line, 1000), line);
         assert_eq!(squeeze_quotes("a \"short\" one", 5), "a \"short\" one");
         assert_eq!(squeeze_quotes("no quotes here", 3), "no quotes here");
+        let stray = format!("a 12\" panel {line}");
+        assert_eq!(
+            squeeze_quotes(&stray, 210),
+            stray,
+            "odd quotes: left to the caller"
+        );
     }
 
     fn item(n: usize) -> Item {
