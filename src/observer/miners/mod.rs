@@ -88,9 +88,9 @@ pub struct Ledger {
     /// project → refused command's key → sessions in which the user refused it (and,
     /// under the empty project, the tool slips of any project).
     pub refused: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
-    /// project → a command's refusal key → sessions in which the user let it run (at
-    /// most a few: enough to outweigh the refusals).
-    pub allowed: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+    /// project → the refusal keys of the commands the user has let run there (a program
+    /// let run is not one they keep to themselves).
+    pub allowed: BTreeMap<String, BTreeSet<String>>,
     /// pattern key → the sessions that showed it, across batches (how many independent
     /// sessions stand behind a memory; a long session spans several batches).
     pub shown_in: BTreeMap<String, BTreeSet<String>>,

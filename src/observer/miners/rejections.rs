@@ -17,26 +17,44 @@ use crate::shell;
 
 /// Sessions in which a command must be refused before it is reported.
 const REFUSED_SESSIONS: usize = 2;
-/// The most sessions a program's allowed runs are counted in (one is enough to say it).
-const ALLOWED_COUNTED: usize = 4;
+/// Sightings that make a contradiction (as many as make a memory): one run the user let
+/// happen outweighs the refusals it follows.
+const CONTRADICTS: usize = 3;
 
 /// (e) The commands refused in `sessions` that the ledger has now seen refused in
-/// enough sessions, one finding per program and session.
+/// enough sessions and never let run, one finding per program and session; and, for a
+/// refusal already reported, each session that let it run, against it.
 pub fn rejections(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Finding> {
     let mut out = Vec::new();
+    // Every run the user allowed in these sessions counts before any refusal is judged:
+    // a program let run is not one the user keeps to themselves, in whatever order.
     for session in sessions {
-        for (project, key, sid) in allowed(session) {
-            let seen = sessions_of(&mut ledger.allowed, &project, &key);
-            if seen.len() < ALLOWED_COUNTED {
-                seen.insert(sid);
+        for (obs, scope, key) in allowed(session) {
+            ledger
+                .allowed
+                .entry(scope.clone())
+                .or_default()
+                .insert(key.clone());
+            let refused = ledger
+                .refused
+                .get(&scope)
+                .and_then(|keys| keys.get(&key))
+                .map_or(0, BTreeSet::len);
+            if refused >= REFUSED_SESSIONS {
+                out.extend(std::iter::repeat_n(let_run(obs, key), CONTRADICTS));
             }
         }
+    }
+    for session in sessions {
         for mut f in refused(session) {
             let scope = f.project.clone().unwrap_or_default();
-            let allowed = sessions_of(&mut ledger.allowed, &scope, &f.key).len();
+            let let_run = ledger
+                .allowed
+                .get(&scope)
+                .is_some_and(|keys| keys.contains(&f.key));
             let seen = sessions_of(&mut ledger.refused, &scope, &f.key);
             seen.insert(f.session.clone());
-            if seen.len() >= REFUSED_SESSIONS && allowed == 0 {
+            if seen.len() >= REFUSED_SESSIONS && !let_run {
                 f.known = seen.len() as u32;
                 out.push(f);
             }
@@ -45,25 +63,46 @@ pub fn rejections(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Fin
     out
 }
 
-/// The programs the user let the agent run in one session: (project, refusal key,
-/// session), once each.
-fn allowed(session: &[Observation]) -> BTreeSet<(String, String, String)> {
-    session
-        .iter()
-        // It ran, whatever came of it; a call blocked, denied or refused did not.
-        .filter(|o| o.tool == Some(Tool::Bash))
-        .filter(|o| matches!(o.outcome, Some(Outcome::Success | Outcome::Error)))
-        .filter_map(|o| {
-            let cmds = shell::parse(o.input.command.as_deref()?);
-            let name = shell::primary(&cmds)?.shape();
-            let scope = (o.project != "unknown").then_some(o.project.as_str());
-            Some((
-                scope.unwrap_or_default().to_string(),
-                crate::memory::pattern::rejected(&o.project, &name),
-                o.session_id.clone(),
-            ))
-        })
-        .collect()
+/// The Bash calls the user let run in one session (it ran, whatever came of it; a call
+/// blocked, denied or refused did not), once per program and verb: the call, its scope
+/// (a project, or `""`) and its refusal key.
+fn allowed(session: &[Observation]) -> Vec<(&Observation, String, String)> {
+    let mut out: Vec<(&Observation, String, String)> = Vec::new();
+    for o in session {
+        if o.tool != Some(Tool::Bash)
+            || !matches!(o.outcome, Some(Outcome::Success | Outcome::Error))
+        {
+            continue;
+        }
+        let Some(line) = o.input.command.as_deref() else {
+            continue;
+        };
+        let Some(name) = shell::primary(&shell::parse(line)).map(shell::Command::shape) else {
+            continue;
+        };
+        let key = crate::memory::pattern::rejected(&o.project, &name);
+        if !out.iter().any(|(_, _, k)| *k == key) {
+            let scope = if o.project == "unknown" {
+                ""
+            } else {
+                &o.project
+            };
+            out.push((o, scope.to_string(), key));
+        }
+    }
+    out
+}
+
+/// A run the user let happen, against the refusal `key` reported before.
+fn let_run(obs: &Observation, key: String) -> Finding {
+    let mut f = Finding::seen_in(obs, key, "tooling");
+    f.evidence = format!(
+        "the user let {} run (session {})",
+        code(obs.input.command.as_deref().unwrap_or_default()),
+        sid8(&obs.session_id)
+    );
+    f.opposite = true;
+    f
 }
 
 /// The refused commands of one session, one finding per program.

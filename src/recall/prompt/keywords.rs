@@ -1,6 +1,9 @@
 //! The distinctive words of a prompt and their weight: stemmed like the index, without
 //! stopwords, with slips of the keyboard corrected against the memory's own words.
 
+use tantivy::collector::Count;
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
 use tantivy::{Searcher, Term};
 
 use crate::index::{Index, search, words};
@@ -36,30 +39,28 @@ pub(super) struct Keyword {
 pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[Kind]) -> Keywords {
     let f = index.fields();
     let total = searcher.num_docs().max(1) as f64;
-    // How many memories the prompt may bring (a term count: no search).
-    let reach: u64 = kinds
-        .iter()
-        .filter_map(|k| {
-            searcher
-                .doc_freq(&Term::from_field_text(f.kind, k.name()))
-                .ok()
-        })
-        .sum();
+    let reach = Reach::new(index, searcher, kinds);
     let rarest = (1.0 + total).ln();
     let mut weight = 0.0;
     let mut found: Vec<Keyword> = Vec::new();
     let df_of = |w: &str| {
-        [f.title, f.trigger, f.action, f.body, f.name, f.tags]
+        counted_fields(f)
             .iter()
             .filter_map(|field| searcher.doc_freq(&Term::from_field_text(*field, w)).ok())
             .max()
             .unwrap_or(0)
     };
     // A word in most of a large memory finds everything and says nothing; in a small
-    // one, every word still tells documents apart. Small is counted in the memories the
-    // prompt may bring: a project of forty session summaries and six lessons is small
-    // for a prompt that brings lessons, however often the summaries say `nix`.
-    let too_common = |df: u64| reach >= 50 && df as f64 > COMMON_SHARE * total;
+    // one, every word still tells documents apart. Only the memories the prompt may bring
+    // count: early on a memory is mostly session summaries, and forty of them saying
+    // `nix` must not hide the one nix lesson from a prompt that brings no sessions. Most
+    // words are rare in the whole memory, so only the few common there are counted again
+    // among the memories in reach.
+    let too_common = |word: &str, df: u64| {
+        df as f64 > COMMON_SHARE * reach.total().min(total)
+            && reach.total() >= 50.0
+            && reach.df(word) as f64 > COMMON_SHARE * reach.total()
+    };
     let cleaned = words::cleaned(text);
     let named = words::groups_named_in(index, &cleaned);
     let mut weighed_groups: Vec<usize> = Vec::new();
@@ -104,7 +105,7 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[
         // A spelling in most of the memory says nothing; the others still may.
         let kept: Vec<(String, u64)> = seen
             .into_iter()
-            .filter(|(_, df)| !too_common(*df))
+            .filter(|(word, df)| !too_common(word, *df))
             .collect();
         let Some(common) = kept.iter().map(|(_, df)| *df).max() else {
             continue;
@@ -119,6 +120,63 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[
     found.sort_by(|a, b| b.idf.total_cmp(&a.idf).then(a.word.cmp(&b.word)));
     found.truncate(MAX_KEYWORDS);
     Keywords { found, weight }
+}
+
+/// The fields a word's frequency is counted in.
+fn counted_fields(f: &crate::index::schema::Fields) -> [tantivy::schema::Field; 6] {
+    [f.title, f.trigger, f.action, f.body, f.name, f.tags]
+}
+
+/// The memories a prompt may bring: how many, and how many of them have a word (counted
+/// by a search, only for a word common in the whole memory).
+struct Reach<'a> {
+    index: &'a Index,
+    searcher: &'a Searcher,
+    kinds: Box<dyn Query>,
+    kinds_named: Vec<&'static str>,
+    total: std::cell::OnceCell<f64>,
+}
+
+impl<'a> Reach<'a> {
+    fn new(index: &'a Index, searcher: &'a Searcher, kinds: &[Kind]) -> Self {
+        Reach {
+            index,
+            searcher,
+            kinds: crate::recall::of_kinds(index.fields(), kinds),
+            kinds_named: kinds.iter().map(|k| k.name()).collect(),
+            total: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// How many (by the kinds' term counts, which include documents deleted and not yet
+    /// merged away: near enough for a threshold, and no search).
+    fn total(&self) -> f64 {
+        *self.total.get_or_init(|| {
+            let f = self.index.fields();
+            self.kinds_named
+                .iter()
+                .filter_map(|k| self.searcher.doc_freq(&Term::from_field_text(f.kind, k)).ok())
+                .sum::<u64>() as f64
+        })
+    }
+
+    /// The memories in reach with `word` in any field its frequency is counted in.
+    fn df(&self, word: &str) -> usize {
+        let f = self.index.fields();
+        let any_field: Vec<(Occur, Box<dyn Query>)> = counted_fields(f)
+            .iter()
+            .map(|field| {
+                let term = Term::from_field_text(*field, word);
+                let q: Box<dyn Query> = Box::new(TermQuery::new(term, IndexRecordOption::Basic));
+                (Occur::Should, q)
+            })
+            .collect();
+        let query = BooleanQuery::new(vec![
+            (Occur::Must, Box::new(BooleanQuery::new(any_field))),
+            (Occur::Must, self.kinds.box_clone()),
+        ]);
+        self.searcher.search(&query, &Count).unwrap_or(usize::MAX)
+    }
 }
 
 /// Concept numbers of shorthand groups, apart from the prompt's word positions.

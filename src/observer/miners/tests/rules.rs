@@ -176,18 +176,29 @@ fn a_command_the_user_refuses_is_found_once_per_session() {
 #[test]
 fn a_command_the_user_also_lets_run_is_not_one_they_refuse() {
     let refused = |session: &str| vec![rejected(session, "rm -rf build", None)];
+    let ran = |session: &str| vec![ok(session, "rm old.log")];
     // Let run once, refused in three sessions: the refusals were redirects.
     let mut ledger = Ledger::default();
-    assert!(rejections(&[vec![ok("s1", "rm old.log")]], &mut ledger).is_empty());
+    assert!(rejections(&[ran("s1")], &mut ledger).is_empty());
     let found = rejections(&[refused("s2"), refused("s3"), refused("s4")], &mut ledger);
+    assert!(found.is_empty(), "{found:?}");
+    // The same when the run comes after the refusals in one batch.
+    let mut ledger = Ledger::default();
+    let found = rejections(&[refused("s2"), refused("s3"), ran("s4")], &mut ledger);
     assert!(found.is_empty(), "{found:?}");
     // Never let run: reported from the second refusal.
     let mut ledger = Ledger::default();
     let found = rejections(&[refused("s2"), refused("s3")], &mut ledger);
     assert_eq!(keys_of(&found), ["rejected:ledger:rm"]);
     assert_eq!(found[0].known, 2);
-    // Once it runs with the user's leave, no more.
-    assert!(rejections(&[vec![ok("s4", "rm -rf build")]], &mut ledger).is_empty());
+    // Once it runs with the user's leave, the refusal is contradicted, and not reported
+    // again.
+    let against = rejections(&[ran("s4")], &mut ledger);
+    assert!(
+        !against.is_empty() && against.iter().all(|f| f.opposite),
+        "{against:?}"
+    );
+    assert_eq!(keys_of(&against)[0], "rejected:ledger:rm");
     assert!(rejections(&[refused("s5")], &mut ledger).is_empty());
 }
 
