@@ -155,7 +155,11 @@ impl<'a> Reach<'a> {
             let f = self.index.fields();
             self.kinds_named
                 .iter()
-                .filter_map(|k| self.searcher.doc_freq(&Term::from_field_text(f.kind, k)).ok())
+                .filter_map(|k| {
+                    self.searcher
+                        .doc_freq(&Term::from_field_text(f.kind, k))
+                        .ok()
+                })
                 .sum::<u64>() as f64
         })
     }
