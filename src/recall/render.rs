@@ -95,7 +95,7 @@ fn squeeze_quotes(line: &str, room: usize) -> String {
     let mut parts: Vec<String> = line.split('"').map(str::to_string).collect();
     // An odd number of quotes (a stray `12"` inch mark) leaves the pairing unknown: the
     // caller's clipping is safer than squeezing what may be the fix.
-    if parts.len() < 3 || parts.len() % 2 == 0 {
+    if parts.len() < 3 || parts.len().is_multiple_of(2) {
         return line.to_string();
     }
     let mut quoted: Vec<usize> = (1..parts.len() - 1).step_by(2).collect();
