@@ -57,9 +57,9 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[
     // words are rare in the whole memory, so only the few common there are counted again
     // among the memories in reach.
     let too_common = |word: &str, df: u64| {
-        df as f64 > COMMON_SHARE * reach.total().min(total)
-            && reach.total() >= 50.0
-            && reach.df(word) as f64 > COMMON_SHARE * reach.total()
+        df as f64 > COMMON_SHARE * reach.total.min(total)
+            && reach.total >= 50.0
+            && reach.df(word) as f64 > COMMON_SHARE * reach.total
     };
     let cleaned = words::cleaned(text);
     let named = words::groups_named_in(index, &cleaned);
@@ -133,35 +133,28 @@ struct Reach<'a> {
     index: &'a Index,
     searcher: &'a Searcher,
     kinds: Box<dyn Query>,
-    kinds_named: Vec<&'static str>,
-    total: std::cell::OnceCell<f64>,
+    /// How many (by the kinds' term counts, which include documents deleted and not yet
+    /// merged away: near enough for a threshold, and no search).
+    total: f64,
 }
 
 impl<'a> Reach<'a> {
     fn new(index: &'a Index, searcher: &'a Searcher, kinds: &[Kind]) -> Self {
+        let f = index.fields();
+        let total = kinds
+            .iter()
+            .filter_map(|k| {
+                searcher
+                    .doc_freq(&Term::from_field_text(f.kind, k.name()))
+                    .ok()
+            })
+            .sum::<u64>() as f64;
         Reach {
             index,
             searcher,
-            kinds: crate::recall::of_kinds(index.fields(), kinds),
-            kinds_named: kinds.iter().map(|k| k.name()).collect(),
-            total: std::cell::OnceCell::new(),
+            kinds: crate::recall::of_kinds(f, kinds),
+            total,
         }
-    }
-
-    /// How many (by the kinds' term counts, which include documents deleted and not yet
-    /// merged away: near enough for a threshold, and no search).
-    fn total(&self) -> f64 {
-        *self.total.get_or_init(|| {
-            let f = self.index.fields();
-            self.kinds_named
-                .iter()
-                .filter_map(|k| {
-                    self.searcher
-                        .doc_freq(&Term::from_field_text(f.kind, k))
-                        .ok()
-                })
-                .sum::<u64>() as f64
-        })
     }
 
     /// The memories in reach with `word` in any field its frequency is counted in.

@@ -69,6 +69,7 @@ fn query(
     text: &str,
     keys: &[Keyword],
     ids: &[Identifier],
+    kinds: &[Kind],
     ctx: &PromptContext,
 ) -> BooleanQuery {
     let f = index.fields();
@@ -105,7 +106,7 @@ fn query(
     let scope_refs: Vec<&str> = scopes.iter().map(String::as_str).collect();
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![
         (Occur::Must, Box::new(BooleanQuery::new(should))),
-        (Occur::Must, of_kinds(f, &kinds_for(text))),
+        (Occur::Must, of_kinds(f, kinds)),
         (Occur::Must, super::any_of(f.scope, &scope_refs)),
         (Occur::MustNot, term(f.flags, "disputed")),
     ];
@@ -256,20 +257,21 @@ pub fn prompt(
     let f = index.fields();
     let searcher = reader.searcher();
     let text = crate::text::clip_chars(text, MAX_PROMPT_CHARS);
+    let kinds = kinds_for(text);
     let Keywords {
         found: keys,
         weight,
-    } = keywords(index, &searcher, text, &kinds_for(text));
+    } = keywords(index, &searcher, text, &kinds);
     let ids = identifiers(index, text);
     if keys.is_empty() && ids.is_empty() {
         return Ok(Vec::new());
     }
-    let query = query(index, &searcher, text, &keys, &ids, ctx);
+    let query = query(index, &searcher, text, &keys, &ids, &kinds, ctx);
     let limit = 20 + ctx.exclude.len().min(20);
     let ranked = search::ranked_scored(&searcher, &query, limit, ctx.now)?;
     let best = ranked.first().map_or(0.0, |(s, _)| *s);
     let weight = match ctx.prose {
-        Some(prose) => typed_weight(index, &searcher, prose, &keys, &kinds_for(text)),
+        Some(prose) => typed_weight(index, &searcher, prose, &keys, &kinds),
         None => weight,
     }
     .max(f64::EPSILON);
