@@ -4,7 +4,7 @@
 //! session in the ledger, reported from the second session on (an instinct from the
 //! third), so one run says nothing.
 
-use super::{Finding, Ledger, code, sessions_of, sid8};
+use super::{Finding, Ledger, code, project_of, sessions_of, sid8};
 use crate::agent::observation::{Event, Observation};
 use crate::memory::provenance::Provenance;
 use crate::shell::{self, Command};
@@ -133,7 +133,7 @@ pub fn checks(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Finding
             let Some((check, typed)) = check_of(obs) else {
                 continue;
             };
-            if obs.project == "unknown" || reported.contains(&check) {
+            if project_of(obs).is_none() || reported.contains(&check) {
                 continue;
             }
             reported.push(check.clone());

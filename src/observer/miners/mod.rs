@@ -52,6 +52,12 @@ pub struct Finding {
     pub provenance: Provenance,
 }
 
+/// The project an observation was made in; `None` for a home folder or an unknown
+/// folder (user scope: what is learned there applies everywhere).
+fn project_of(obs: &Observation) -> Option<&str> {
+    (obs.project != "unknown").then_some(obs.project.as_str())
+}
+
 impl Finding {
     /// A finding seen in `obs`, with the fields every miner fills the same way.
     fn seen_in(obs: &Observation, key: String, domain: &str) -> Self {
@@ -61,8 +67,7 @@ impl Finding {
             trigger: String::new(),
             action: String::new(),
             title: String::new(),
-            // No project (a home folder): user scope, applies everywhere.
-            project: (obs.project != "unknown").then(|| obs.project.clone()),
+            project: project_of(obs).map(str::to_string),
             paths: Vec::new(),
             evidence: String::new(),
             known: 1,

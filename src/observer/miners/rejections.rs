@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{Finding, Ledger, code, domain_of, sessions_of, sid8};
+use super::{Finding, Ledger, code, domain_of, project_of, sessions_of, sid8};
 use crate::agent::observation::{Observation, Outcome};
 use crate::agent::tool::Tool;
 use crate::memory::provenance::Provenance;
@@ -82,12 +82,8 @@ fn allowed(session: &[Observation]) -> Vec<(&Observation, String, String)> {
         };
         let key = crate::memory::pattern::rejected(&o.project, &name);
         if !out.iter().any(|(_, _, k)| *k == key) {
-            let scope = if o.project == "unknown" {
-                ""
-            } else {
-                &o.project
-            };
-            out.push((o, scope.to_string(), key));
+            let scope = project_of(o).unwrap_or_default().to_string();
+            out.push((o, scope, key));
         }
     }
     out
