@@ -83,15 +83,8 @@ impl Run<'_> {
 
 /// `YYYY-MM-DD` at the start of `text`.
 fn starts_with_date(text: &str) -> bool {
-    let b = text.as_bytes();
-    b.len() >= 10
-        && b[..10].iter().enumerate().all(|(i, c)| {
-            if i == 4 || i == 7 {
-                *c == b'-'
-            } else {
-                c.is_ascii_digit()
-            }
-        })
+    text.get(..10)
+        .is_some_and(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_ok())
 }
 
 fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {
