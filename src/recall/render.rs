@@ -207,7 +207,7 @@ pub fn session_start(
             let lesson = if e.gist.is_empty() {
                 String::new()
             } else {
-                format!(": {}", e.gist)
+                format!(": {}", gist(e))
             };
             b.item(&format!("- {}: {}{lesson}", day(e.date), e.title), &e.id);
         }
@@ -284,14 +284,20 @@ fn describe(item: &Item) -> String {
             item.kind.name(),
             day(item.date),
             item.title,
-            without_session(undated(
-                &item.gist,
-                &day(item.date),
-                item.project.as_deref()
-            ))
+            gist(item)
         ),
         kind => format!("- {} {}: {}", kind.name(), day(item.date), item.title),
     }
+}
+
+/// What an episode or session says, for a line that already names its day: without
+/// the day, project and session its sighting repeats.
+fn gist(item: &Item) -> &str {
+    without_session(undated(
+        &item.gist,
+        &day(item.date),
+        item.project.as_deref(),
+    ))
 }
 
 /// A sighting without the "<day>, <project>: " it opens with when the line already
