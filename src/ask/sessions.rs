@@ -37,7 +37,7 @@ pub fn recent(
     now_unix: i64,
     limit: usize,
 ) -> Result<Vec<Recent>, IndexError> {
-    let items = sessions(index, reader, project, Span::Latest, None, now_unix, limit)?;
+    let items = sessions(index, reader, project, Span::Every, None, now_unix, limit)?;
     Ok(items
         .into_iter()
         .map(|item| {

@@ -97,6 +97,10 @@ pub const CONFIRMED_BY_USER: &str = "user-confirmed";
 /// The flag of an episode seen in two sessions or stated by the user.
 pub const CONFIRMED: &str = "confirmed";
 
+/// The flag of a session that left tasks open or ended on a failure: an older one still
+/// matters to "where did we leave off".
+pub const UNFINISHED: &str = "unfinished";
+
 fn add_instinct(doc: &mut TantivyDocument, fields: &Fields, i: &Instinct) {
     doc.add_text(fields.trigger, &i.trigger);
     doc.add_text(fields.action, &i.action);
@@ -187,6 +191,12 @@ fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &st
     // an instinct at once, never an episode.)
     if n.occurrences >= 2 {
         doc.add_text(fields.flags, CONFIRMED);
+    }
+    if n.kind == NoteKind::Session {
+        let ending = crate::memory::session::ending(body_text);
+        if !ending.open_tasks.is_empty() || ending.unfinished.is_some() {
+            doc.add_text(fields.flags, UNFINISHED);
+        }
     }
     doc.add_i64(fields.created, secs(n.date));
     doc.add_i64(fields.last_seen, secs(n.date));

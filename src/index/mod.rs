@@ -4,7 +4,7 @@
 
 mod document;
 
-pub use document::{CONFIRMED, CONFIRMED_BY_USER};
+pub use document::{CONFIRMED, CONFIRMED_BY_USER, UNFINISHED};
 pub mod listing;
 pub mod schema;
 pub mod search;

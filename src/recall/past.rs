@@ -17,8 +17,10 @@ use crate::memory::kind::Kind;
 /// Which sessions a question asks about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Span {
-    /// The newest ones.
+    /// Where things were left: the newest one, and older ones left unfinished.
     Latest,
+    /// All of them, newest first (a listing, not a question).
+    Every,
     /// Those of one day.
     Day(NaiveDate),
     /// Those since a moment (unix seconds).
@@ -34,12 +36,25 @@ fn asks() -> &'static Regex {
             r"(pick|picking) (it |things )?(back )?up\b",
             r"(continue|carry on|resume|start again) (from )?where",
             r"what (was|were|am|are) (i|we) (doing|working on|up to|in the middle of)",
+            // "what were we fixing", "what was i building": past, so not "what am i missing".
+            r"what (was|were) (i|we) [a-z]+ing\b",
+            r"(leave|left) (anything|something|stuff|things|it|work) (unfinished|undone|open|half[- ]done|hanging)",
+            r"(anything|stuff|something) (still )?(unfinished|undone|half[- ]done)",
             r"what did (we|i) (do|get done|work on|finish|change|ship|try)",
             r"what (have|had) (we|i) (done|been doing|been working on)",
             r"(anything|what'?s?|is there anything) (still )?(left|left over|leftover|open|pending|unfinished|half[- ]done)",
             r"what was the plan",
             r"(last|previous) (session|time we)",
             r"remind me what we",
+            // The languages of the people whose sessions we have read: Chinese, French,
+            // German, Spanish.
+            r"上次.{0,16}(做到|停在|进行到|進行到|做了什么|做了什麼|哪)",
+            r"(继续|繼續)上次",
+            r"où (en )?(étions|etions|était|etait|on en était|on s'est arrêté)",
+            r"on en (était|etait) où",
+            r"wo (waren wir( stehen geblieben)?|haben wir aufgehört|sind wir stehen geblieben)",
+            r"(dónde|donde) (lo )?(dejamos|quedamos)",
+            r"en qu[ée] (quedamos|estábamos|estabamos)",
         ];
         Regex::new(&format!(r"(?i)\b(?:{})", phrases.join("|"))).expect("a valid pattern")
     })
@@ -92,6 +107,7 @@ const FILLER: &[&str] = &[
     "work",
     "session",
     "stuff",
+    "one",
     "left",
     "over",
     "anything",
@@ -138,6 +154,22 @@ const FILLER: &[&str] = &[
     "in here",
     "lol",
     "btw",
+    // Verbs and nouns of work in general, not a topic.
+    "touched",
+    "worked",
+    "working",
+    "about",
+    "finished",
+    "finish",
+    "unfinished",
+    "undone",
+    "open",
+    "pending",
+    "recap",
+    "status",
+    "summary",
+    "ended",
+    "end",
 ];
 
 /// Whether the question names a topic after its past-work phrase ("where did we leave
@@ -151,11 +183,16 @@ fn topical(text: &str, project: &str) -> bool {
     let clause = after.split(['?', '.', '!', '\n']).next().unwrap_or("");
     clause
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
+        // Words only: a CJK clause has no spaces to tell a topic from filler by.
+        .filter(|w| !w.is_empty() && !w.chars().any(is_cjk))
         .any(|w| {
             let w = w.to_lowercase();
             !FILLER.contains(&w.as_str()) && w != project.to_lowercase() && w.len() > 2
         })
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}')
 }
 
 /// Whether `text` asks about past work in general, and about which sessions. Long
@@ -178,6 +215,18 @@ pub fn question(text: &str, project: &str, now: DateTime<Utc>) -> Option<Span> {
         "last",
         "plan",
         "remind",
+        "unfinished",
+        "undone",
+        "half",
+        "上次",
+        "继续",
+        "繼續",
+        "où",
+        "wo ",
+        "donde",
+        "dónde",
+        "qué",
+        "que",
     ];
     if text.split_whitespace().count() > 30 || !hints.iter().any(|h| lower.contains(h)) {
         return None;
@@ -213,8 +262,9 @@ pub fn question(text: &str, project: &str, now: DateTime<Utc>) -> Option<Span> {
     Some(Span::Latest)
 }
 
-/// The project's sessions the span covers, newest first, at most `limit`; the newest
-/// ones when the span holds none. `exclude` is the asking session's own summary.
+/// The project's sessions the span covers, newest first, at most `limit` (for the
+/// latest: the newest and older ones left unfinished); the newest one when the span
+/// holds none. `exclude` is the asking session's own summary.
 pub fn sessions(
     index: &Index,
     reader: &IndexReader,
@@ -238,8 +288,12 @@ pub fn sessions(
             all.push(item);
         }
     }
-    let within = |i: &Item| match span {
-        Span::Latest => true,
+    // "Where did we leave off" is the newest session, and an older one only when it left
+    // something open: the second newest alone is just older news.
+    let unfinished = |i: &Item| i.flags.iter().any(|f| f == crate::index::UNFINISHED);
+    let within = |(n, i): &(usize, &Item)| match span {
+        Span::Latest => *n == 0 || unfinished(i),
+        Span::Every => true,
         Span::Day(day) => {
             DateTime::from_timestamp(i.date, 0).is_some_and(|t| t.date_naive() == day)
         }
@@ -247,9 +301,10 @@ pub fn sessions(
     };
     let chosen: Vec<Item> = all
         .iter()
-        .filter(|i| within(i))
+        .enumerate()
+        .filter(within)
         .take(limit)
-        .cloned()
+        .map(|(_, i)| i.clone())
         .collect();
     Ok(if chosen.is_empty() {
         all.into_iter().take(limit.min(1)).collect()
@@ -276,6 +331,14 @@ mod tests {
             "pick up where we left off",
             "continue where we stopped",
             "what was i doing in here last time? weekend wiped my brain",
+            "what were we debugging on this one?",
+            "is there stuff still unfinished here",
+            "did we leave anything half-done",
+            "the last time we worked on this, what was it about?",
+            "上次我们做到哪里了",
+            "on en était où ?",
+            "wo waren wir stehen geblieben?",
+            "¿dónde lo dejamos?",
         ] {
             assert_eq!(question(q, "ledger", now), Some(Span::Latest), "{q}");
         }
@@ -301,6 +364,8 @@ mod tests {
             "fix the flaky test in the importer",
             "where did we leave the export command?",
             "what did we do about the flaky checkout test?",
+            "what am i missing here?",
+            "what were we using for the retry backoff?",
         ] {
             assert_eq!(question(q, "ledger", now), None, "{q}");
         }

@@ -716,3 +716,56 @@ fn stop_records_what_the_user_ran_in_shell_mode_once() {
     silent(&env.hook_raw("stop", stop));
     assert_eq!(ran(&env), ["cargo test", "cargo clippy", "cargo doc"]);
 }
+
+#[test]
+fn where_we_left_off_is_the_newest_session_and_older_ones_left_open() {
+    let env = ready();
+    let sessions = env.memory().join("sessions");
+    let old = sessions.join("2026-02-19T174512Z-7c1e5a2.md");
+    let mut text = fs::read_to_string(&old).unwrap();
+    text.push_str("\n## Open tasks\n\n- [ ] quote fields with commas\n");
+    fs::write(&old, text).unwrap();
+    for (stem, title, outcome) in [
+        (
+            "2026-02-20T060000Z-aaaa0001",
+            "Rename the payee table",
+            "renamed, tests pass.",
+        ),
+        (
+            "2026-02-20T080000Z-aaaa0002",
+            "Bump sqlx",
+            "sqlx 0.8, builds clean.",
+        ),
+    ] {
+        let sid = stem.rsplit('-').next().unwrap();
+        fs::write(
+            sessions.join(format!("{stem}.md")),
+            format!(
+                "---\ntype: session\ndate: {}-{}-{}T{}:00:00Z\nproject: ledger-svc\nsession_id: {sid}\n---\n\n# {title}\n\n## Summary\n\nOutcome: {outcome}\n",
+                &stem[..4],
+                &stem[5..7],
+                &stem[8..10],
+                &stem[11..13],
+            ),
+        )
+        .unwrap();
+    }
+    env.run(&["reindex"]).success();
+    let payload = env.payload("user_prompt_question").replace(
+        "how should I run the test suite for the ledger parser?",
+        "where did we leave off?",
+    );
+    let text = context(
+        &env.hook_raw("user-prompt-submit", payload),
+        "UserPromptSubmit",
+    );
+    assert!(text.contains("Bump sqlx"), "the newest session: {text}");
+    assert!(
+        text.contains("quote fields with commas"),
+        "left open: {text}"
+    );
+    assert!(
+        !text.contains("Rename the payee table"),
+        "finished, older: {text}"
+    );
+}
