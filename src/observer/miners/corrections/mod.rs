@@ -21,8 +21,8 @@ mod words;
 
 pub use words::salient;
 use words::{
-    NOT_A_THING, SUBJECTS, VAGUE, clause_of, is_hedged, is_question, not_is_a_clause, sentences,
-    strip_filler, trimmed, without_intensifiers,
+    NOT_A_THING, SUBJECTS, VAGUE, advice_clause, is_hedged, is_question, not_is_a_clause,
+    sentences, strip_filler, trimmed, without_intensifiers,
 };
 
 use super::{Finding, domain_of, sid8};
@@ -176,7 +176,7 @@ fn rule_of(sentence: &str, redirect: bool, said_no: bool) -> Option<Rule> {
                 .map(|m| {
                     // The clause from the rule's start in the sentence itself: a capture
                     // may stop early (at the `.` of `group.visible`).
-                    let phrase = clause_of(&sentence[m.start()..]);
+                    let phrase = advice_clause(&sentence[m.start()..]);
                     crate::text::one_line(&format!("{}{phrase}", &sentence[..m.start()]), 200)
                 })
                 .unwrap_or(quoted),
@@ -314,12 +314,64 @@ fn about(phrase: &str) -> String {
         .first()
         .map(|w| w.to_ascii_lowercase())
         .unwrap_or_default();
+    // The verbs a rule may start with (the patterns' own): "give me plans" is about to
+    // give the user plans, not to "use give me plans".
     let verbs = [
-        "use", "run", "call", "add", "commit", "push", "edit", "write", "create", "delete",
-        "remove", "install", "make", "put", "import", "merge", "deploy", "rename", "move",
+        "use",
+        "run",
+        "call",
+        "add",
+        "commit",
+        "push",
+        "edit",
+        "write",
+        "create",
+        "delete",
+        "remove",
+        "install",
+        "make",
+        "put",
+        "import",
+        "merge",
+        "deploy",
+        "rename",
+        "move",
+        "touch",
+        "modify",
+        "change",
+        "rely",
+        "assume",
+        "mock",
+        "skip",
+        "hardcode",
+        "hard-code",
+        "start",
+        "open",
+        "print",
+        "log",
+        "expose",
+        "disable",
+        "enable",
+        "bump",
+        "upgrade",
+        "downgrade",
+        "revert",
+        "give",
+        "generate",
+        "guess",
+        "proceed",
+        "hand-edit",
     ];
     if verbs.contains(&first.as_str()) {
-        return words.join(" ");
+        let said: Vec<&str> = words
+            .iter()
+            .map(|w| match *w {
+                "me" => "the user",
+                "my" => "the user's",
+                w => w,
+            })
+            .collect();
+        return said.join(" ");
     }
     // "stop making changes …" is about to make changes.
     if let Some(verb) = verb_of_gerund(&first) {

@@ -289,7 +289,20 @@ pub(super) fn strip_filler(sentence: &str) -> (&str, bool) {
         .find(|f| {
             lower.starts_with(*f) && lower[f.len()..].starts_with([' ', ',', ':']) || lower == **f
         });
-        let Some(f) = filler else { break };
+        // A bare "no" before the rule's own word ("no dont give me plans"), not "no X
+        // anywhere", which is itself the rule.
+        let bare_no = || {
+            let rest = lower.strip_prefix("no ")?;
+            [
+                "dont ", "don't ", "do not ", "never ", "stop ", "just ", "always ",
+            ]
+            .iter()
+            .any(|w| rest.starts_with(w))
+            .then_some(&"no")
+        };
+        let Some(f) = filler.or_else(bare_no) else {
+            break;
+        };
         negated_start |= f.starts_with("no");
         s = s[f.len()..]
             .trim_start_matches([' ', ',', ':', '-'])
@@ -304,13 +317,22 @@ const INTENSIFIERS: &[&str] = &[
     "bloody", "goddamn",
 ];
 
+/// "ffs", "fffs", "wtf", "omg", "ugh": said at the rule, not part of it (a trailing one
+/// would end up in the advice: "never edit generated files fffs").
+fn is_exasperation(word: &str) -> bool {
+    let fs = word.trim_end_matches('s');
+    (word.len() >= 3 && word.ends_with('s') && !fs.is_empty() && fs.chars().all(|c| c == 'f'))
+        || matches!(word, "wtf" | "omg" | "ugh" | "argh" | "smh")
+}
+
 /// The sentence without its intensifiers, its words otherwise as written.
 pub(super) fn without_intensifiers(sentence: &str) -> String {
     let kept: Vec<&str> = sentence
         .split(' ')
         .filter(|w| {
             let bare = w.trim_matches(|c: char| !c.is_alphanumeric());
-            bare.is_empty() || !INTENSIFIERS.contains(&bare.to_ascii_lowercase().as_str())
+            let bare = bare.to_ascii_lowercase();
+            bare.is_empty() || !(INTENSIFIERS.contains(&bare.as_str()) || is_exasperation(&bare))
         })
         .collect();
     kept.join(" ")
@@ -355,21 +377,43 @@ pub(super) fn trimmed(m: Option<regex::Match>) -> Option<String> {
 
 /// A phrase up to the end of its clause, without the punctuation that ends it.
 pub(super) fn clause_of(text: &str) -> &str {
-    let clause = [
-        " - ",
-        " – ",
-        ", ",
-        "; ",
-        " because ",
-        " since ",
-        " so ",
-        " as ",
-    ]
-    .iter()
-    .filter_map(|sep| text.find(sep))
-    .min()
-    .map_or(text, |cut| &text[..cut]);
-    clause.trim().trim_end_matches(['.', '!', ',']).trim()
+    clause(text, false)
+}
+
+/// A rule's clause for its advice: the alternative that follows a comma stays ("don't
+/// give me plans, just tell me the findings"), as it is what to do instead.
+pub(super) fn advice_clause(text: &str) -> &str {
+    clause(text, true)
+}
+
+fn clause(text: &str, with_alternative: bool) -> &str {
+    let end = |text: &str| {
+        [
+            " - ",
+            " – ",
+            ", ",
+            "; ",
+            " because ",
+            " since ",
+            " so ",
+            " as ",
+        ]
+        .iter()
+        .filter_map(|sep| text.find(sep))
+        .min()
+    };
+    let mut cut = end(text).unwrap_or(text.len());
+    let alternative = ["just ", "instead ", "rather ", "only "];
+    if with_alternative
+        && let Some(rest) = text[cut..].strip_prefix(", ")
+        && alternative
+            .iter()
+            .any(|a| rest.to_ascii_lowercase().starts_with(a))
+    {
+        let from = cut + 2;
+        cut = from + end(&text[from..]).unwrap_or(text.len() - from);
+    }
+    text[..cut].trim().trim_end_matches(['.', '!', ',']).trim()
 }
 
 /// The sentences of a message: a period ends one only before a space or the end, so

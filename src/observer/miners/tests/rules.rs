@@ -230,9 +230,23 @@ fn a_rule_said_in_anger_is_still_the_rule() {
         ),
         (
             "dont fkn give me any plans, just tell me what your findings are",
-            "dont give me any plans",
+            "dont give me any plans, just tell me what your findings are",
         ),
         ("ugh, never push to main", "never push to main"),
+        // A bare "no" in front, an exasperation behind; the alternative after the comma
+        // is what to do instead and stays.
+        (
+            "no don't mock the database, just use the test container",
+            "don't mock the database, just use the test container",
+        ),
+        (
+            "never touch the vendored protos fffs",
+            "never touch the vendored protos",
+        ),
+        (
+            "dont add comments to every line, its noise",
+            "dont add comments to every line",
+        ),
     ] {
         let found = rules(text, false);
         assert_eq!(
@@ -257,6 +271,23 @@ fn a_rule_said_in_anger_is_still_the_rule() {
             .starts_with("when about to make chnages without"),
         "{}",
         found[0].trigger
+    );
+    // Said to the agent about the user: the trigger says whom.
+    let found = corrections(&[prompt(
+        "s1",
+        "no don't give me a summary table, just list the files",
+    )]);
+    assert!(
+        found[0]
+            .trigger
+            .starts_with("when about to give the user a summary table"),
+        "{}",
+        found[0].trigger
+    );
+    assert!(
+        found[0].action.contains("just list the files"),
+        "{}",
+        found[0].action
     );
     // A statement stays a statement, however it is said.
     assert!(rules("fuck, the build is broken again", false).is_empty());
