@@ -1,0 +1,347 @@
+//! Whether a prompt asks about past work in general, and about which sessions: a known
+//! phrase ("where did we leave off"), or a cue of an earlier time or of work left open
+//! ("anything pending from last time?", "recap pls", "昨天我们做了什么？") put as a
+//! question or a request to go on, in either case naming no topic of its own.
+
+use chrono::{DateTime, Datelike, Duration, Utc, Weekday};
+use regex::{Regex, RegexSet};
+use std::sync::OnceLock;
+
+use super::Span;
+use super::words::{ASKS, CUES, FILLER, PHRASES};
+
+fn phrases() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| any_of(PHRASES))
+}
+
+fn cues() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| any_of(CUES))
+}
+
+fn asks() -> &'static RegexSet {
+    static R: OnceLock<RegexSet> = OnceLock::new();
+    R.get_or_init(|| {
+        RegexSet::new(ASKS.iter().map(|a| format!("(?i){a}"))).expect("valid patterns")
+    })
+}
+
+/// One pattern of many, each from a word's start: but CJK has no spaces, so a word
+/// boundary never falls inside its text.
+fn any_of(patterns: &[&str]) -> Regex {
+    let bounded: Vec<String> = patterns
+        .iter()
+        .map(|p| {
+            if p.chars().any(is_cjk) {
+                format!("(?:{p})")
+            } else {
+                format!(r"\b(?:{p})")
+            }
+        })
+        .collect();
+    Regex::new(&format!("(?i){}", bounded.join("|"))).expect("a valid pattern")
+}
+
+/// Whether `text` asks about past work in general, and about which sessions. Long
+/// prompts are tasks that mention the past, and a question that names a topic is
+/// answered by the topic: neither is one.
+pub fn question(text: &str, project: &str, now: DateTime<Utc>) -> Option<Span> {
+    let text = text.replace('’', "'");
+    let lower = text.to_lowercase();
+    // Cheap words first: most prompts are no such question, and a hook pays for every
+    // regex it compiles.
+    if text.split_whitespace().count() > 30 || !HINTS.iter().any(|h| lower.contains(h)) {
+        return None;
+    }
+    let phrased = phrases()
+        .find(&lower)
+        .is_some_and(|m| !names_a_topic(clause_after(&lower[m.end()..]), project));
+    let cued = || {
+        cues().is_match(&lower)
+            && asks().is_match(&lower)
+            && !names_a_topic(&cues().replace_all(&lower, " "), project)
+    };
+    if !phrased && !cued() {
+        return None;
+    }
+    Some(span(&lower, now))
+}
+
+/// A substring every question the patterns take holds one of.
+const HINTS: &[&str] = &[
+    "where",
+    "what",
+    "pick",
+    "continue",
+    "carry on",
+    "resume",
+    "start again",
+    "left",
+    "last",
+    "plan",
+    "remind",
+    "unfinished",
+    "undone",
+    "half",
+    "previous",
+    "prior",
+    "earlier",
+    "past",
+    "session",
+    "conversation",
+    "yesterday",
+    "night",
+    "week",
+    "morning",
+    "today",
+    "lately",
+    "recent",
+    "day",
+    "loose",
+    "outstanding",
+    "pending",
+    "open",
+    "recap",
+    "refresh",
+    "leav",
+    "our",
+    "上次",
+    "上一次",
+    "继续",
+    "繼續",
+    "昨天",
+    "上週",
+    "上周",
+    "最近",
+    "回顾",
+    "回顧",
+    "完成",
+    "做完",
+    "待办",
+    "待辦",
+    "前回",
+    "昨日",
+    "先週",
+    "où",
+    "wo ",
+    "donde",
+    "dónde",
+    "qué",
+    "que",
+    "hier",
+    "dernière",
+    "derniere",
+    "inachev",
+    "récap",
+    "recap",
+    "gestern",
+    "letzte",
+    "aufgeh",
+    "offen",
+    "ayer",
+    "última",
+    "ultima",
+    "pendiente",
+    "pasada",
+    "terminar",
+    "lundi",
+    "mardi",
+    "mercredi",
+    "jeudi",
+    "vendredi",
+    "samedi",
+    "dimanche",
+    "montag",
+    "dienstag",
+    "mittwoch",
+    "donnerstag",
+    "freitag",
+    "lunes",
+    "martes",
+    "jueves",
+    "viernes",
+    "未完了",
+];
+
+/// The clause after a phrase: where a topic would be named ("where did we leave *the
+/// export command*").
+fn clause_after(after: &str) -> &str {
+    after.split(['?', '.', '!', '\n']).next().unwrap_or("")
+}
+
+/// Whether the words name something besides when, where and how far: the project's own
+/// name names nothing.
+fn names_a_topic(text: &str, project: &str) -> bool {
+    let project = project.to_lowercase();
+    text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+        // Words only: a CJK clause has no spaces to tell a topic from filler by.
+        .filter(|w| !w.is_empty() && !w.chars().any(is_cjk))
+        .any(|w| !FILLER.contains(&w) && w != project && w.chars().count() > 2)
+        || katakana_word(text)
+}
+
+/// A Japanese loanword (three katakana or more: リトライ, "retry") names a thing.
+fn katakana_word(text: &str) -> bool {
+    let mut run = 0;
+    text.chars().any(|c| {
+        run = if matches!(c, '\u{30a0}'..='\u{30ff}') {
+            run + 1
+        } else {
+            0
+        };
+        run >= 3
+    })
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}')
+}
+
+/// Which sessions: a named day, the last week, else the latest.
+fn span(lower: &str, now: DateTime<Utc>) -> Span {
+    let today = now.date_naive();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    if has(&["yesterday", "昨天", "昨日", "hier", "gestern", "ayer"]) {
+        return Span::Day(today - Duration::days(1));
+    }
+    if has(&["this morning", "earlier today", "today so far"]) {
+        return Span::Day(today);
+    }
+    if has(&[
+        "last week",
+        "this week",
+        "上週",
+        "上周",
+        "先週",
+        "semaine dernière",
+        "letzte woche",
+        "semana pasada",
+    ]) {
+        return Span::Since((now - Duration::days(7)).timestamp());
+    }
+    const DAYS: &[(&str, Weekday)] = &[
+        ("monday", Weekday::Mon),
+        ("tuesday", Weekday::Tue),
+        ("wednesday", Weekday::Wed),
+        ("thursday", Weekday::Thu),
+        ("friday", Weekday::Fri),
+        ("saturday", Weekday::Sat),
+        ("sunday", Weekday::Sun),
+    ];
+    if let Some((_, day)) = DAYS.iter().find(|(name, _)| lower.contains(name)) {
+        // The most recent such day before today.
+        let back = (today.weekday().num_days_from_monday() + 7 - day.num_days_from_monday()) % 7;
+        let back = if back == 0 { 7 } else { back };
+        return Span::Day(today - Duration::days(i64::from(back)));
+    }
+    Span::Latest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDate;
+
+    fn at(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s).unwrap().to_utc()
+    }
+
+    #[test]
+    fn past_work_questions_and_their_days() {
+        // A Wednesday.
+        let now = at("2026-11-25T10:00:00Z");
+        for q in [
+            "hey, where did we stop last time in this repo?",
+            "where did we leave off",
+            "pick up where we left off",
+            "continue where we stopped",
+            "what was i doing in here last time? weekend wiped my brain",
+            "what were we debugging on this one?",
+            "is there stuff still unfinished here",
+            "did we leave anything half-done",
+            "the last time we worked on this, what was it about?",
+            "上次我们做到哪里了",
+            "on en était où ?",
+            "wo waren wir stehen geblieben?",
+            "¿dónde lo dejamos?",
+        ] {
+            assert_eq!(question(q, "ledger", now), Some(Span::Latest), "{q}");
+        }
+        assert_eq!(
+            question("what were we doing yesterday", "ledger", now),
+            Some(Span::Day(NaiveDate::from_ymd_opt(2026, 11, 24).unwrap()))
+        );
+        assert_eq!(
+            question("what did we do on monday? anything left over", "blog", now),
+            Some(Span::Day(NaiveDate::from_ymd_opt(2026, 11, 23).unwrap()))
+        );
+        assert_eq!(
+            question("what did we do on wednesday", "blog", now),
+            Some(Span::Day(NaiveDate::from_ymd_opt(2026, 11, 18).unwrap()))
+        );
+        assert!(matches!(
+            question("what did we get done last week?", "ledger", now),
+            Some(Span::Since(_))
+        ));
+        for q in [
+            "add a CSV export to the ledger",
+            "where do we store the api keys?",
+            "fix the flaky test in the importer",
+            "where did we leave the export command?",
+            "what did we do about the flaky checkout test?",
+            "what am i missing here?",
+            "what were we using for the retry backoff?",
+        ] {
+            assert_eq!(question(q, "ledger", now), None, "{q}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod labelled {
+    //! The classifier against 150 prompts a reviewer labelled from their own knowledge
+    //! (`tests/data/recall/past_questions.toml`): the set past-work questions are tuned on.
+
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Set {
+        q: Vec<Labelled>,
+    }
+
+    #[derive(serde::Deserialize)]
+    struct Labelled {
+        text: String,
+        past: bool,
+    }
+
+    #[test]
+    fn past_work_questions_a_reviewer_labelled() {
+        let set: Set = toml::from_str(include_str!(
+            "../../../tests/data/recall/past_questions.toml"
+        ))
+        .unwrap();
+        let now = DateTime::parse_from_rfc3339("2026-11-25T10:00:00Z")
+            .unwrap()
+            .to_utc();
+        let (mut missed, mut wrong) = (Vec::new(), Vec::new());
+        for q in &set.q {
+            match (q.past, question(&q.text, "ledger", now).is_some()) {
+                (true, false) => missed.push(&q.text),
+                (false, true) => wrong.push(&q.text),
+                _ => {}
+            }
+        }
+        let asked = set.q.iter().filter(|q| q.past).count();
+        eprintln!("missed {}/{asked}: {missed:#?}", missed.len());
+        eprintln!(
+            "wrongly taken {}/{}: {wrong:#?}",
+            wrong.len(),
+            set.q.len() - asked
+        );
+        // Tuned on this set (2 missed, 1 wrongly taken when written): a regression shows.
+        assert!(missed.len() <= 4, "missed {}", missed.len());
+        assert!(wrong.len() <= 2, "wrongly taken {}", wrong.len());
+    }
+}
