@@ -289,20 +289,7 @@ pub(super) fn strip_filler(sentence: &str) -> (&str, bool) {
         .find(|f| {
             lower.starts_with(*f) && lower[f.len()..].starts_with([' ', ',', ':']) || lower == **f
         });
-        // A bare "no" before the rule's own word ("no dont give me plans"), not "no X
-        // anywhere", which is itself the rule.
-        let bare_no = || {
-            let rest = lower.strip_prefix("no ")?;
-            [
-                "dont ", "don't ", "do not ", "never ", "stop ", "just ", "always ",
-            ]
-            .iter()
-            .any(|w| rest.starts_with(w))
-            .then_some(&"no")
-        };
-        let Some(f) = filler.or_else(bare_no) else {
-            break;
-        };
+        let Some(f) = filler else { break };
         negated_start |= f.starts_with("no");
         s = s[f.len()..]
             .trim_start_matches([' ', ',', ':', '-'])

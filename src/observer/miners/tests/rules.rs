@@ -233,10 +233,10 @@ fn a_rule_said_in_anger_is_still_the_rule() {
             "dont give me any plans, just tell me what your findings are",
         ),
         ("ugh, never push to main", "never push to main"),
-        // A bare "no" in front, an exasperation behind; the alternative after the comma
-        // is what to do instead and stays.
+        // An exasperation behind; the alternative after the comma is what to do instead
+        // and stays.
         (
-            "no don't mock the database, just use the test container",
+            "no, don't mock the database, just use the test container",
             "don't mock the database, just use the test container",
         ),
         (
@@ -275,7 +275,7 @@ fn a_rule_said_in_anger_is_still_the_rule() {
     // Said to the agent about the user: the trigger says whom.
     let found = corrections(&[prompt(
         "s1",
-        "no don't give me a summary table, just list the files",
+        "don't give me a summary table, just list the files",
     )]);
     assert!(
         found[0]
@@ -288,6 +288,15 @@ fn a_rule_said_in_anger_is_still_the_rule() {
         found[0].action.contains("just list the files"),
         "{}",
         found[0].action
+    );
+    // A bare "no" in front is a reaction to what was just done ("no dont give me any
+    // plans" to a review handed over as a plan): judged wrong as a standing rule.
+    assert!(
+        rules(
+            "no dont fkn give me any plans, just tell me the findings",
+            false
+        )
+        .is_empty()
     );
     // A statement stays a statement, however it is said.
     assert!(rules("fuck, the build is broken again", false).is_empty());
