@@ -180,7 +180,7 @@ fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &st
     }
     add_failure(doc, fields, body_text);
     let gist = match n.kind {
-        NoteKind::Episode => episode_gist(body_text),
+        NoteKind::Episode => episode_gist(body_text, n.pattern.as_deref()),
         NoteKind::Session => session_gist(body_text),
     };
     if let Some(gist) = gist {
@@ -243,9 +243,11 @@ fn session_gist(body_text: &str) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("; "))
 }
 
-/// What an episode says: its newest sighting (what happened, dated), else the first
-/// paragraph under its title (the lesson it would teach).
-fn episode_gist(body: &str) -> Option<String> {
+/// What an episode says. A recovery's newest sighting tells what failed, what was run
+/// and whether the retry passed; any other sighting only that it happened ("the user ran
+/// `uv run ty check`"), so there the first paragraph under the title, the lesson it would
+/// teach, says more.
+fn episode_gist(body: &str, pattern: Option<&str>) -> Option<String> {
     let sighting = body::section(body, "Sightings").and_then(|range| {
         body[range]
             .lines()
@@ -262,12 +264,16 @@ fn episode_gist(body: &str) -> Option<String> {
             .map(str::to_string)
     };
     // The batch mark at a sighting's end is bookkeeping.
-    sighting
-        .map(|s| match s.rfind(" (batch ") {
-            Some(at) => s[..at].to_string(),
-            None => s,
-        })
-        .or_else(lesson)
+    let sighting = sighting.map(|s| match s.rfind(" (batch ") {
+        Some(at) => s[..at].to_string(),
+        None => s,
+    });
+    let story = pattern.is_none_or(crate::memory::pattern::is_recovery);
+    if story {
+        sighting.or_else(lesson)
+    } else {
+        lesson().or(sighting)
+    }
 }
 
 /// The failure a memory is about, as a flag the same failure finds again.
@@ -348,5 +354,26 @@ pub fn file_keys(file: &str) -> Vec<String> {
 fn add_opt(doc: &mut TantivyDocument, field: tantivy::schema::Field, value: Option<&str>) {
     if let Some(v) = value {
         doc.add_text(field, v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::episode_gist;
+
+    #[test]
+    fn an_episode_gist_is_its_story_for_a_recovery_and_its_lesson_otherwise() {
+        let recovery = "# git add before nix flake check\n\nWhen `nix flake check` fails: run `git add` first\n\n## Sightings\n\n- 2025-06-17, conf: `nix flake check` failed with \"path does not exist\"; `git add .` and then `nix flake check` passed (session 764d1f97) (batch ca13cf6b115d)\n";
+        assert_eq!(
+            episode_gist(recovery, Some("recover:path=>first:git add")).unwrap(),
+            "2025-06-17, conf: `nix flake check` failed with \"path does not exist\"; `git add .` and then `nix flake check` passed (session 764d1f97)"
+        );
+        let check = "# the user checks with cargo deny\n\nWhen checking a change in ledger: run `cargo deny check` (the user checks their work with it)\n\n## Sightings\n\n- 2025-07-17, ledger: the user ran `cargo deny check` (session 937c6e6b)\n";
+        assert_eq!(
+            episode_gist(check, Some("check:ledger:cargo deny check")).unwrap(),
+            "When checking a change in ledger: run `cargo deny check` (the user checks their work with it)"
+        );
+        // Written by hand: no key, so what happened first.
+        assert!(episode_gist(check, None).unwrap().starts_with("2025-07-17"));
     }
 }
