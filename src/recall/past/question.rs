@@ -4,43 +4,126 @@
 //! question or a request to go on, in either case naming no topic of its own.
 
 use chrono::{DateTime, Datelike, Duration, Utc, Weekday};
-use regex::{Regex, RegexSet};
+use regex::Regex;
 use std::sync::OnceLock;
 
 use super::Span;
-use super::words::{ASKS, CUES, FILLER, PHRASES};
+use super::words::{ASK_ANYWHERE, ASK_FIRST, CUES, FILLER, PHRASE_HINTS, PHRASES};
 
 fn phrases() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| any_of(PHRASES))
-}
-
-fn cues() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| any_of(CUES))
-}
-
-fn asks() -> &'static RegexSet {
-    static R: OnceLock<RegexSet> = OnceLock::new();
     R.get_or_init(|| {
-        RegexSet::new(ASKS.iter().map(|a| format!("(?i){a}"))).expect("valid patterns")
+        let bounded: Vec<String> = PHRASES
+            .iter()
+            .map(|p| {
+                // CJK has no spaces, so a word boundary never falls inside its text.
+                if p.chars().any(is_cjk) {
+                    format!("(?:{p})")
+                } else {
+                    format!(r"\b(?:{p})")
+                }
+            })
+            .collect();
+        Regex::new(&format!("(?i){}", bounded.join("|"))).expect("a valid pattern")
     })
 }
 
-/// One pattern of many, each from a word's start: but CJK has no spaces, so a word
-/// boundary never falls inside its text.
-fn any_of(patterns: &[&str]) -> Regex {
-    let bounded: Vec<String> = patterns
-        .iter()
-        .map(|p| {
-            if p.chars().any(is_cjk) {
-                format!("(?:{p})")
-            } else {
-                format!(r"\b(?:{p})")
+/// Literal phrases, expanded from their slots (see `words`).
+struct Phrases(Vec<String>);
+
+impl Phrases {
+    fn of(specs: &[&str]) -> Self {
+        let mut out = Vec::new();
+        for spec in specs {
+            let mut made = vec![String::new()];
+            for slot in spec.split(' ') {
+                made = made
+                    .iter()
+                    .flat_map(|m| {
+                        slot.split('|').map(move |choice| {
+                            if m.is_empty() {
+                                choice.to_string()
+                            } else {
+                                format!("{m} {choice}")
+                            }
+                        })
+                    })
+                    .collect();
             }
-        })
-        .collect();
-    Regex::new(&format!("(?i){}", bounded.join("|"))).expect("a valid pattern")
+            out.extend(made);
+        }
+        Self(out)
+    }
+
+    /// Where each phrase occurs whole in `text`: byte ranges.
+    fn found(&self, text: &str) -> Vec<std::ops::Range<usize>> {
+        let mut at = Vec::new();
+        for phrase in &self.0 {
+            let (word, prefix) = match phrase.strip_suffix('*') {
+                Some(w) => (w, true),
+                None => (phrase.as_str(), false),
+            };
+            let anywhere = word.chars().any(is_cjk);
+            for (start, _) in text.match_indices(word) {
+                let end = start + word.len();
+                let before = text[..start].chars().next_back();
+                let after = text[end..].chars().next();
+                let letter = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '\'');
+                if anywhere || (!letter(before) && (prefix || !letter(after))) {
+                    let end = if prefix {
+                        end + text[end..]
+                            .find(|c: char| !c.is_alphanumeric())
+                            .unwrap_or(text.len() - end)
+                    } else {
+                        end
+                    };
+                    at.push(start..end);
+                }
+            }
+        }
+        at
+    }
+
+    /// Whether `text` starts with one of them (after punctuation and spaces).
+    fn starts(&self, text: &str) -> bool {
+        let text = text.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '¿');
+        self.found(text).iter().any(|r| r.start == 0)
+    }
+}
+
+fn cues() -> &'static Phrases {
+    static P: OnceLock<Phrases> = OnceLock::new();
+    P.get_or_init(|| Phrases::of(CUES))
+}
+
+fn ask_first() -> &'static Phrases {
+    static P: OnceLock<Phrases> = OnceLock::new();
+    P.get_or_init(|| Phrases::of(ASK_FIRST))
+}
+
+fn ask_anywhere() -> &'static Phrases {
+    static P: OnceLock<Phrases> = OnceLock::new();
+    P.get_or_init(|| Phrases::of(ASK_ANYWHERE))
+}
+
+/// Put as a question or a request to go on.
+fn asks(lower: &str) -> bool {
+    lower.contains(['?', '？'])
+        || ask_first().starts(lower)
+        || !ask_anywhere().found(lower).is_empty()
+}
+
+/// The text without the cues in it.
+fn without(text: &str, cues: &[std::ops::Range<usize>]) -> String {
+    let mut out = text.to_string();
+    let mut ranges = cues.to_vec();
+    ranges.sort_by_key(|r| std::cmp::Reverse(r.start));
+    for r in ranges {
+        if out.is_char_boundary(r.start) && out.is_char_boundary(r.end) && r.end <= out.len() {
+            out.replace_range(r, " ");
+        }
+    }
+    out
 }
 
 /// Whether `text` asks about past work in general, and about which sessions. Long
@@ -48,121 +131,25 @@ fn any_of(patterns: &[&str]) -> Regex {
 /// answered by the topic: neither is one.
 pub fn question(text: &str, project: &str, now: DateTime<Utc>) -> Option<Span> {
     let text = text.replace('’', "'");
-    let lower = text.to_lowercase();
-    // Cheap words first: most prompts are no such question, and a hook pays for every
-    // regex it compiles.
-    if text.split_whitespace().count() > 30 || !HINTS.iter().any(|h| lower.contains(h)) {
+    if text.split_whitespace().count() > 30 {
         return None;
     }
-    let phrased = phrases()
-        .find(&lower)
-        .is_some_and(|m| !names_a_topic(clause_after(&lower[m.end()..]), project));
+    let lower = text.to_lowercase();
+    // Literal words first: most prompts are no such question, and a hook pays for every
+    // pattern it builds.
+    let phrased = PHRASE_HINTS.iter().any(|h| lower.contains(h))
+        && phrases()
+            .find(&lower)
+            .is_some_and(|m| !names_a_topic(clause_after(&lower[m.end()..]), project));
     let cued = || {
-        cues().is_match(&lower)
-            && asks().is_match(&lower)
-            && !names_a_topic(&cues().replace_all(&lower, " "), project)
+        let found = cues().found(&lower);
+        !found.is_empty() && asks(&lower) && !names_a_topic(&without(&lower, &found), project)
     };
     if !phrased && !cued() {
         return None;
     }
     Some(span(&lower, now))
 }
-
-/// A substring every question the patterns take holds one of.
-const HINTS: &[&str] = &[
-    "where",
-    "what",
-    "pick",
-    "continue",
-    "carry on",
-    "resume",
-    "start again",
-    "left",
-    "last",
-    "plan",
-    "remind",
-    "unfinished",
-    "undone",
-    "half",
-    "previous",
-    "prior",
-    "earlier",
-    "past",
-    "session",
-    "conversation",
-    "yesterday",
-    "night",
-    "week",
-    "morning",
-    "today",
-    "lately",
-    "recent",
-    "day",
-    "loose",
-    "outstanding",
-    "pending",
-    "open",
-    "recap",
-    "refresh",
-    "leav",
-    "our",
-    "上次",
-    "上一次",
-    "继续",
-    "繼續",
-    "昨天",
-    "上週",
-    "上周",
-    "最近",
-    "回顾",
-    "回顧",
-    "完成",
-    "做完",
-    "待办",
-    "待辦",
-    "前回",
-    "昨日",
-    "先週",
-    "où",
-    "wo ",
-    "donde",
-    "dónde",
-    "qué",
-    "que",
-    "hier",
-    "dernière",
-    "derniere",
-    "inachev",
-    "récap",
-    "recap",
-    "gestern",
-    "letzte",
-    "aufgeh",
-    "offen",
-    "ayer",
-    "última",
-    "ultima",
-    "pendiente",
-    "pasada",
-    "terminar",
-    "lundi",
-    "mardi",
-    "mercredi",
-    "jeudi",
-    "vendredi",
-    "samedi",
-    "dimanche",
-    "montag",
-    "dienstag",
-    "mittwoch",
-    "donnerstag",
-    "freitag",
-    "lunes",
-    "martes",
-    "jueves",
-    "viernes",
-    "未完了",
-];
 
 /// The clause after a phrase: where a topic would be named ("where did we leave *the
 /// export command*").
