@@ -1,10 +1,10 @@
 //! What reaches the model, judged: a realistic memory of 334 hand-written items over eight
 //! projects (`tests/data/recall/memory/`) and 116 prompts as typed into Claude Code with
 //! graded relevance (`tests/data/recall/prompts.toml`, the set recall was tuned on), plus
-//! four held-out sets reviewers wrote without seeing the code (`heldout.toml`, 45 prompts;
-//! `heldout2.toml`, 40; `heldout3.toml`, 48; `heldout4.toml`, 44), each before the round
-//! of changes it measures. Every prompt goes through the real
-//! UserPromptSubmit hook in its project's folder and through `homunculus search`:
+//! seven held-out sets reviewers wrote without seeing the code (`heldout.toml` …
+//! `heldout7.toml`, 40 to 50 prompts each), each before the round of changes it measures.
+//! Every prompt goes through the real UserPromptSubmit hook in its project's folder and
+//! through `homunculus search`:
 //! - injection: precision of what was injected, the share of prompts with nothing
 //!   relevant that got anything, the share of prompts with a directly relevant memory
 //!   (grade ≥ 2) that got one, and the characters injected;
