@@ -167,6 +167,34 @@ const VERSE: &[&str] = &[
     "poem", "haiku", "limerick", "sonnet", "lyrics", "song", "joke",
 ];
 
+/// Words that say a question is asked in general, not about this work ("explain canary
+/// deploys in plain terms", "when would you reach for one over the other, in general").
+const IN_GENERAL: &[&str] = &[
+    "in general",
+    "generally speaking",
+    "in plain terms",
+    "in simple terms",
+    "in layman's terms",
+    "eli5",
+    "interview prep",
+    "for an interview",
+    "conceptually",
+    "in theory",
+];
+
+/// A short question asked in general: a longer prompt that says "in general" in passing
+/// is about the work it describes.
+fn asked_in_general(prompt: &str, frame: Frame) -> bool {
+    let lower = prompt.to_lowercase();
+    matches!(frame, Frame::Question | Frame::Decision)
+        && prompt.split_whitespace().count() <= 30
+        && IN_GENERAL.iter().any(|m| {
+            lower
+                .match_indices(m)
+                .any(|(at, _)| !lower[..at].ends_with(|c: char| c.is_alphanumeric()))
+        })
+}
+
 /// The fewest words a prompt needs to be looked up.
 pub const MIN_WORDS: usize = 5;
 /// A prompt this long without any frame word is taken as a task.
@@ -248,6 +276,7 @@ pub fn admit(prompt: &str) -> Result<Frame, &'static str> {
     match frame(trimmed) {
         Frame::Conversation => Err("conversation"),
         Frame::Creative => Err("creative"),
+        f if asked_in_general(trimmed, f) => Err("general"),
         f => Ok(f),
     }
 }
@@ -310,6 +339,22 @@ mod tests {
             Err("creative")
         );
         assert!(admit("run the integration tests for the billing api").is_ok());
+        // A question asked in general, not about this work.
+        for general in [
+            "what is the difference between optimistic and pessimistic locking, in general?",
+            "explain how oauth refresh tokens work in simple terms",
+        ] {
+            assert_eq!(admit(general), Err("general"), "{general}");
+        }
+        // A task or a long account that says so in passing is still about the work.
+        for work in [
+            "the import is fast in general but the csv path times out, fix it",
+            "in general our exporter writes utf-8, but when a payee has an accent the ofx \
+             file comes out garbled and the bank rejects it; what would be the cleanest way \
+             to keep the encoding right for every account we export to and test it",
+        ] {
+            assert!(admit(work).is_ok(), "{work}");
+        }
         for pasted in [
             "Makefile:23: *** missing separator.  Stop.",
             "ok so now: TypeError: Cannot read properties of undefined",
