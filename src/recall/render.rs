@@ -279,7 +279,7 @@ fn describe(item: &Item) -> String {
             format!("- {condition} → {what}")
         }
         Kind::Conviction => format!("- {}: {}", item.name, item.action),
-        Kind::Episode | Kind::Session if !item.gist.is_empty() => format!(
+        Kind::Episode | Kind::Session if !gist(item).is_empty() => format!(
             "- {} {}: {}: {}",
             item.kind.name(),
             day(item.date),
@@ -293,11 +293,38 @@ fn describe(item: &Item) -> String {
 /// What an episode or session says, for a line that already names its day: without
 /// the day, project and session its sighting repeats.
 fn gist(item: &Item) -> &str {
-    without_session(undated(
+    let gist = without_session(undated(
         &item.gist,
         &day(item.date),
         item.project.as_deref(),
-    ))
+    ));
+    if item.kind == Kind::Session {
+        without_asked_again(gist, &item.title)
+    } else {
+        gist
+    }
+}
+
+/// A session's gist without its "asked: …" when the title is that same request (Claude
+/// Code titles a session by it): the room goes to how it ended.
+fn without_asked_again<'g>(gist: &'g str, title: &str) -> &'g str {
+    let Some(rest) = gist.strip_prefix("asked: ") else {
+        return gist;
+    };
+    let (asked, after) = rest.split_once("; ").unwrap_or((rest, ""));
+    let clipped = |t: &str| t.trim_end_matches('…').trim().to_lowercase();
+    let (title, asked) = (clipped(title), clipped(asked));
+    let shorter = title.chars().count().min(asked.chars().count());
+    let same = title
+        .chars()
+        .zip(asked.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if shorter >= 12 && same >= shorter {
+        after
+    } else {
+        gist
+    }
 }
 
 /// A sighting without the "<day>, <project>: " it opens with when the line already
@@ -378,6 +405,28 @@ mod tests {
         );
         let prose = "the cache was stale (session timeout)";
         assert_eq!(without_session(prose), prose);
+    }
+
+    #[test]
+    fn a_session_titled_by_its_request_does_not_say_it_twice() {
+        let gist = "asked: We've just done a big refactoring (Phase 2 from @docs/REVIEW.md) and a lot …; outcome: All browser tests are now passing.";
+        assert_eq!(
+            without_asked_again(
+                gist,
+                "We've just done a big refactoring (Phase 2 from @docs/R…"
+            ),
+            "outcome: All browser tests are now passing."
+        );
+        assert_eq!(
+            without_asked_again(gist, "Speed up the browser tests"),
+            gist,
+            "a title of its own"
+        );
+        assert_eq!(
+            without_asked_again("asked: fix it; outcome: done", "fix it"),
+            "asked: fix it; outcome: done",
+            "too short to tell"
+        );
     }
 
     #[test]
