@@ -362,20 +362,24 @@ fn about(phrase: &str) -> String {
         "proceed",
         "hand-edit",
     ];
-    if verbs.contains(&first.as_str()) {
-        let said: Vec<&str> = words
+    // Said to the agent, read by it: "me" is the user.
+    let said = |words: &[&str]| {
+        words
             .iter()
             .map(|w| match *w {
                 "me" => "the user",
                 "my" => "the user's",
                 w => w,
             })
-            .collect();
-        return said.join(" ");
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if verbs.contains(&first.as_str()) {
+        return said(&words);
     }
     // "stop making changes …" is about to make changes.
     if let Some(verb) = verb_of_gerund(&first) {
-        let rest = words.get(1..).unwrap_or_default().join(" ");
+        let rest = said(words.get(1..).unwrap_or_default());
         return format!("{verb} {rest}").trim_end().to_string();
     }
     format!("use {}", words.join(" "))

@@ -268,7 +268,7 @@ fn a_rule_said_in_anger_is_still_the_rule() {
     assert!(
         found[0]
             .trigger
-            .starts_with("when about to make chnages without"),
+            .starts_with("when about to make chnages without checking with the user"),
         "{}",
         found[0].trigger
     );
