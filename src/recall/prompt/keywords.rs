@@ -2,8 +2,7 @@
 //! stopwords, with slips of the keyboard corrected against the memory's own words.
 
 use tantivy::collector::Count;
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
-use tantivy::schema::IndexRecordOption;
+use tantivy::query::{BooleanQuery, Occur, Query};
 use tantivy::{Searcher, Term};
 
 use crate::index::{Index, search, words};
@@ -162,11 +161,7 @@ impl<'a> Reach<'a> {
         let f = self.index.fields();
         let any_field: Vec<(Occur, Box<dyn Query>)> = counted_fields(f)
             .iter()
-            .map(|field| {
-                let term = Term::from_field_text(*field, word);
-                let q: Box<dyn Query> = Box::new(TermQuery::new(term, IndexRecordOption::Basic));
-                (Occur::Should, q)
-            })
+            .map(|field| (Occur::Should, crate::recall::term(*field, word)))
             .collect();
         let query = BooleanQuery::new(vec![
             (Occur::Must, Box::new(BooleanQuery::new(any_field))),
