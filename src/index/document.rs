@@ -181,7 +181,13 @@ fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &st
     add_failure(doc, fields, body_text);
     let gist = match n.kind {
         NoteKind::Episode => episode_gist(body_text, n.pattern.as_deref()),
-        NoteKind::Session => session_gist(body_text),
+        NoteKind::Session => {
+            let ending = crate::memory::session::ending(body_text);
+            if !ending.open_tasks.is_empty() || ending.unfinished.is_some() {
+                doc.add_text(fields.flags, UNFINISHED);
+            }
+            session_gist(body_text, ending)
+        }
     };
     if let Some(gist) = gist {
         doc.add_text(fields.gist, gist);
@@ -192,20 +198,13 @@ fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &st
     if n.occurrences >= 2 {
         doc.add_text(fields.flags, CONFIRMED);
     }
-    if n.kind == NoteKind::Session {
-        let ending = crate::memory::session::ending(body_text);
-        if !ending.open_tasks.is_empty() || ending.unfinished.is_some() {
-            doc.add_text(fields.flags, UNFINISHED);
-        }
-    }
     doc.add_i64(fields.created, secs(n.date));
     doc.add_i64(fields.last_seen, secs(n.date));
 }
 
 /// What a session did: what was asked first, how it ended, what it left open (from the
 /// summary the observer writes, or a `## Requests`/`## Outcome` layout written by hand).
-fn session_gist(body_text: &str) -> Option<String> {
-    let ending = crate::memory::session::ending(body_text);
+fn session_gist(body_text: &str, ending: crate::memory::session::Ending) -> Option<String> {
     let first_bullet = |range: std::ops::Range<usize>| {
         body_text[range]
             .lines()
