@@ -24,7 +24,8 @@ fn phrases() -> &'static Regex {
                 }
             })
             .collect();
-        Regex::new(&format!("(?i){}", bounded.join("|"))).expect("a valid pattern")
+        // Matched against the lower-cased prompt: no case folding to build.
+        Regex::new(&bounded.join("|")).expect("a valid pattern")
     })
 }
 
@@ -113,17 +114,15 @@ fn asks(lower: &str) -> bool {
         || !ask_anywhere().found(lower).is_empty()
 }
 
-/// The text without the cues in it.
+/// The text with the cues in it blanked out, each byte a space: nothing moves, so
+/// overlapping cues ("earlier this week", "this week") blank what they cover.
 fn without(text: &str, cues: &[std::ops::Range<usize>]) -> String {
-    let mut out = text.to_string();
-    let mut ranges = cues.to_vec();
-    ranges.sort_by_key(|r| std::cmp::Reverse(r.start));
-    for r in ranges {
-        if out.is_char_boundary(r.start) && out.is_char_boundary(r.end) && r.end <= out.len() {
-            out.replace_range(r, " ");
-        }
+    let mut bytes = text.as_bytes().to_vec();
+    for r in cues {
+        bytes[r.clone()].fill(b' ');
     }
-    out
+    // Cues are whole words, so only whole characters were blanked.
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// Whether `text` asks about past work in general, and about which sessions. Long
@@ -269,6 +268,15 @@ mod tests {
         );
         assert!(matches!(
             question("what did we get done last week?", "ledger", now),
+            Some(Span::Since(_))
+        ));
+        // Cues that overlap ("earlier this week", "this week") blank only themselves.
+        assert!(matches!(
+            question(
+                "anything pending from earlier this week? recap pls",
+                "ledger",
+                now
+            ),
             Some(Span::Since(_))
         ));
         for q in [
