@@ -55,6 +55,55 @@ enum Shape {
     Instruction,
 }
 
+/// The verbs a "don't / never …" rule may start with, in their plain form (their
+/// gerunds are the pattern's too): the pattern and the trigger it becomes share them.
+const RULE_VERBS: &[&str] = &[
+    "use",
+    "run",
+    "call",
+    "add",
+    "commit",
+    "push",
+    "edit",
+    "touch",
+    "write",
+    "create",
+    "delete",
+    "remove",
+    "modify",
+    "change",
+    "install",
+    "make",
+    "put",
+    "import",
+    "rely",
+    "assume",
+    "mock",
+    "skip",
+    "hardcode",
+    "hard-code",
+    "merge",
+    "deploy",
+    "rename",
+    "move",
+    "start",
+    "open",
+    "print",
+    "log",
+    "expose",
+    "disable",
+    "enable",
+    "bump",
+    "upgrade",
+    "downgrade",
+    "revert",
+    "give",
+    "generate",
+    "guess",
+    "proceed",
+    "hand-edit",
+];
+
 /// The patterns, most specific first; the first that matches a sentence wins.
 fn patterns() -> &'static [(Regex, Shape)] {
     static P: OnceLock<Vec<(Regex, Shape)>> = OnceLock::new();
@@ -70,7 +119,13 @@ fn patterns() -> &'static [(Regex, Shape)] {
             // use/prefer X instead of / over / rather than / not Y
             (r(r"(?i)^(?:please\s+)?(?:(?:always|only|just)\s+)?(?:use|prefer|run|call|pick|choose|switch to|go with|stick (?:to|with))\s+(?P<a>.+?)\s*,?\s+(?:instead of|rather than|over|not)\s+(?P<b>[^,;.]+)"), Shape::PreferAvoid),
             // don't / never / avoid <verb> ...
-            (r(r"(?i)^(?:please\s+)?(?:don'?t|do not|never|avoid|stop)\s+(?P<x>(?:use|using|run|running|call|add|commit|push|edit|touch|write|create|delete|remove|modify|change|install|make|put|import|rely|assume|mock|skip|hardcode|hard-code|merge|deploy|rename|move|start|open|print|log|expose|disable|enable|bump|upgrade|downgrade|making|changing|editing|adding|committing|pushing|creating|deleting|removing|writing|modifying|installing|touching|revert|reverting|give|giving|generate|generating|guess|guessing|proceed|proceeding|hand-edit|manually)\b.{2,120})"), Shape::Avoid),
+            (
+                r(&format!(
+                    r"(?i)^(?:please\s+)?(?:don'?t|do not|never|avoid|stop)\s+(?P<x>(?:{}|using|running|making|changing|editing|adding|committing|pushing|creating|deleting|removing|writing|modifying|installing|touching|reverting|giving|generating|guessing|proceeding|manually)\b.{{2,120}})",
+                    RULE_VERBS.join("|")
+                )),
+                Shape::Avoid,
+            ),
             // always <...>
             (r(r"(?i)^(?:please\s+)?always\s+(?P<x>.{3,120})"), Shape::Prefer),
             // X only / only X   (named exports only; only use pnpm)
@@ -314,54 +369,6 @@ fn about(phrase: &str) -> String {
         .first()
         .map(|w| w.to_ascii_lowercase())
         .unwrap_or_default();
-    // The verbs a rule may start with (the patterns' own): "give me plans" is about to
-    // give the user plans, not to "use give me plans".
-    let verbs = [
-        "use",
-        "run",
-        "call",
-        "add",
-        "commit",
-        "push",
-        "edit",
-        "write",
-        "create",
-        "delete",
-        "remove",
-        "install",
-        "make",
-        "put",
-        "import",
-        "merge",
-        "deploy",
-        "rename",
-        "move",
-        "touch",
-        "modify",
-        "change",
-        "rely",
-        "assume",
-        "mock",
-        "skip",
-        "hardcode",
-        "hard-code",
-        "start",
-        "open",
-        "print",
-        "log",
-        "expose",
-        "disable",
-        "enable",
-        "bump",
-        "upgrade",
-        "downgrade",
-        "revert",
-        "give",
-        "generate",
-        "guess",
-        "proceed",
-        "hand-edit",
-    ];
     // Said to the agent, read by it: "me" is the user.
     let said = |words: &[&str]| {
         words
@@ -374,7 +381,9 @@ fn about(phrase: &str) -> String {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    if verbs.contains(&first.as_str()) {
+    // A rule's own verb: "give me plans" is about to give the user plans, not to "use
+    // give me plans".
+    if RULE_VERBS.contains(&first.as_str()) {
         return said(&words);
     }
     // "stop making changes …" is about to make changes.
