@@ -1,8 +1,11 @@
 //! (f) How the agent's own tools want to be used, learned where it keeps tripping over
 //! them: Edit or Write refused because the file was not read first, the text to replace
-//! not found or not unique, the file changed since it was read. The remedy is the
-//! tool's own rule, so it is the same everywhere: a user-scope memory, counted over
-//! sessions of any project, reported from the third session on.
+//! not found or not unique, the file changed since it was read; and the shell the Bash
+//! tool runs, where it differs from the one the agent assumes (zsh aborting a command
+//! on a glob that matches nothing). The remedy is the tool's or the shell's own rule, so
+//! it is the same everywhere: a user-scope memory, counted over sessions of any project,
+//! reported from the third session on (the second for the shell, which does not say
+//! what to do).
 
 use super::{Finding, Ledger, sessions_of, sid8};
 use crate::agent::observation::{Observation, Outcome};
@@ -13,9 +16,17 @@ use crate::agent::tool::Tool;
 /// once).
 const SLIP_SESSIONS: usize = 3;
 
+/// The same for a shell slip: zsh's "no matches found" does not say that the whole
+/// command stopped or what to do instead, so a second session is enough, as for a
+/// recovery.
+const SHELL_SLIP_SESSIONS: usize = 2;
+
 /// The slips we know: (key, what the tool says, the lesson's name, the remedy). The
 /// memory is named and worded after the remedy, never after the tool's complaint.
-const SLIPS: &[(&str, &str, &str, &str)] = &[
+type Slip = (&'static str, &'static str, &'static str, &'static str);
+
+/// Slips the tool refuses.
+const SLIPS: &[Slip] = &[
     (
         "not-read",
         "file has not been read yet",
@@ -42,15 +53,40 @@ const SLIPS: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
-/// The slip a refused tool call made, if it is one we know.
-fn slip_of(
-    obs: &Observation,
-) -> Option<&'static (&'static str, &'static str, &'static str, &'static str)> {
-    if obs.outcome != Some(Outcome::ToolError) {
-        return None;
-    }
+/// Slips the Bash tool's shell makes fail. "(eval):N:" is how zsh names the command
+/// Claude Code hands it, so the message is the agent's own shell speaking, not output
+/// from another machine reached over ssh.
+const SHELL_SLIPS: &[Slip] = &[(
+    "zsh-nomatch",
+    "no matches found",
+    "list files by pattern with the Glob tool",
+    "list files by pattern with the Glob tool or `find`, and quote a pattern meant for a program: the Bash tool's shell is zsh, where a glob that matches nothing is an error (\"no matches found\") that stops the command instead of expanding to nothing",
+)];
+
+/// The slip a refused tool call or a failed shell command made, if it is one we know.
+fn slip_of(obs: &Observation) -> Option<&'static Slip> {
     let error = obs.error.as_deref()?.to_ascii_lowercase();
-    SLIPS.iter().find(|(_, said, _, _)| error.contains(said))
+    match obs.outcome? {
+        Outcome::ToolError => SLIPS.iter().find(|(_, said, _, _)| error.contains(said)),
+        Outcome::Error if obs.tool.as_ref().is_some_and(|t| t.name() == "Bash") => {
+            SHELL_SLIPS.iter().find(|(_, said, _, _)| {
+                error
+                    .match_indices(said)
+                    .any(|(at, _)| said_by_the_shell(&error[..at]))
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Whether the text before a message ends in zsh's name for the command it ran,
+/// "(eval):3:".
+fn said_by_the_shell(before: &str) -> bool {
+    before
+        .trim_end()
+        .strip_suffix(':')
+        .map(|b| b.trim_end_matches(|c: char| c.is_ascii_digit()))
+        .is_some_and(|b| b.ends_with("(eval):"))
 }
 
 /// (f) Updates the ledger with the sessions' slips and reports those seen in enough
@@ -70,20 +106,31 @@ pub fn protocol(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Findi
             let key = crate::memory::pattern::protocol(kind);
             let seen = sessions_of(&mut ledger.refused, "", &key);
             seen.insert(obs.session_id.clone());
-            if seen.len() < SLIP_SESSIONS {
+            let tool = obs.tool.as_ref().map_or("Edit", Tool::name);
+            let needed = if tool == "Bash" {
+                SHELL_SLIP_SESSIONS
+            } else {
+                SLIP_SESSIONS
+            };
+            if seen.len() < needed {
                 continue;
             }
-            let tool = obs.tool.as_ref().map_or("Edit", Tool::name);
             let mut f = Finding::seen_in(obs, key, "tooling");
             f.project = None;
-            f.trigger = format!(
-                "when about to {} a file with {tool}",
-                if tool == "Write" { "write" } else { "edit" }
-            );
+            f.trigger = match tool {
+                "Bash" => "when about to use a wildcard in a shell command".to_string(),
+                "Write" => "when about to write a file with Write".to_string(),
+                _ => format!("when about to edit a file with {tool}"),
+            };
             f.action = remedy.to_string();
             f.title = (*name).to_string();
+            let how = if tool == "Bash" {
+                "zsh said"
+            } else {
+                "refused:"
+            };
             f.evidence = format!(
-                "{}, {}: {tool} refused: \"{said}\" (session {})",
+                "{}, {}: {tool} {how} \"{said}\" (session {})",
                 obs.ts.get(..10).unwrap_or(&obs.ts),
                 obs.project,
                 sid8(&obs.session_id)

@@ -150,3 +150,42 @@ fn the_tools_own_rules_are_learned_for_everyone_from_the_third_session() {
     );
     assert!(!found[0].title.contains("not been read"));
 }
+
+#[test]
+fn zsh_aborting_on_an_unmatched_glob_is_learned_from_the_agents_own_shell_only() {
+    let nomatch = |sid: &str, project: &str| {
+        let mut o = failed(
+            sid,
+            "ls ~/Downloads/*.{mp4,mov}",
+            "Exit code 1 | (eval):1: no matches found: /Users/u/Downloads/*.mov",
+        );
+        o.project = project.into();
+        o
+    };
+    // Output of a remote zsh reached over ssh says the same words without "(eval)".
+    let remote = failed(
+        "r1",
+        "ssh box 'ls /etc/app/*'",
+        "Exit code 1 | zsh: no matches found: /etc/app/*",
+    );
+    let mut ledger = Ledger::default();
+    let sessions = vec![vec![remote.clone()], vec![nomatch("s1", "site")]];
+    assert!(protocol(&sessions, &mut ledger).is_empty());
+    let again = vec![vec![remote], vec![nomatch("s1", "site")]];
+    assert!(protocol(&again, &mut ledger).is_empty());
+    // The shell's message does not say what to do: a second session is enough.
+    let found = protocol(&[vec![nomatch("s2", "Downloads")]], &mut ledger);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].key, "protocol:zsh-nomatch");
+    assert_eq!(found[0].project, None);
+    assert!(
+        found[0]
+            .action
+            .starts_with("list files by pattern with the Glob tool")
+    );
+    assert!(
+        found[0].trigger.contains("wildcard"),
+        "{}",
+        found[0].trigger
+    );
+}
