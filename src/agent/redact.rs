@@ -11,6 +11,7 @@ use regex::Regex;
 
 mod email;
 mod near;
+mod shape;
 mod value;
 
 pub use email::mask_emails;
@@ -91,8 +92,10 @@ const RULES: &[Rule] = &[
     },
     Rule {
         // Any key that names a secret, in any case and separator style, as `key=value`,
-        // `key: value`, `"key": "value"` or a header (`X-Api-Key: …`). A value that is a
-        // reference (`$VAR`, `${VAR}`, `<placeholder>`) is no secret and stays.
+        // `key: value`, `"key": "value"`, Ruby's and PHP's `"key" => "value"` or a header
+        // (`X-Api-Key: …`). A value that is a reference (`$VAR`, `${VAR}`,
+        // `<placeholder>`) is no secret and stays. A quoted value not closed on its line
+        // (a multi-line `.env` value) is a secret to the end of the line.
         prefilter: &[
             "pass",
             "pwd",
@@ -102,7 +105,7 @@ const RULES: &[Rule] = &[
             "auth",
             "credential",
         ],
-        pattern: r#"(?i)(?P<k>\b[a-z0-9_.-]*(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|accountkey|credentials?|auth[_-]?token|authorization)(?:[_.-][a-z0-9_.-]*)?["']?\s*[=:]\s*(?:bearer\s+|basic\s+)?)(?P<v>"[^"$<\n][^"\n]*"|'[^'$<\n][^'\n]*'|[^\s&;,'"$<{][^\s&;,'"]*)"#,
+        pattern: r#"(?i)(?P<k>\b[a-z0-9_.-]*(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|accountkey|credentials?|auth[_-]?token|authorization)(?:[_.-][a-z0-9_.-]*)?["']?\s*(?:=>|[=:])\s*(?:bearer\s+|basic\s+)?)(?P<v>"[^"$<\n][^"\n]*(?:"|(?m:$))|'[^'$<\n][^'\n]*(?:'|(?m:$))|[^\s&;,'"$<{][^\s&;,'"]*)"#,
         replace: "${k}[REDACTED]",
     },
     Rule {
@@ -306,7 +309,12 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         }
     }
     // What no shape gives away: found by what stands next to it.
-    for find in [near::k8s_secret, near::seed_phrase, near::near_words] {
+    for find in [
+        near::k8s_secret,
+        near::seed_phrase,
+        near::near_words,
+        shape::prefixed_keys,
+    ] {
         if let Some(replaced) = find(&out) {
             out = Cow::Owned(replaced);
         }

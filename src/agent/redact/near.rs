@@ -77,12 +77,30 @@ fn looks_secret(token: &str) -> bool {
         .iter()
         .any(|r| token.contains(r))
         || super::value::is_reference(token);
+    // `NAME=<your-key>`, `NAME=$VAR`: an assignment is judged by its value.
+    let assigned = token.split_once('=').is_some_and(|(name, value)| {
+        name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && (value.starts_with(['<', '$', '{']) || super::value::is_reference(value))
+    });
     !plain_word
         && !env_name
         && !reference
+        && !assigned
         && !token.contains("://")
         && !token.starts_with(['/', '~', '.', '$', '<', '{', '['])
         && ((n >= 8 && kinds >= 3) || (n >= 20 && kinds >= 2 && !symbol) || hex || base32)
+}
+
+/// Whether the words before a token say its key is no secret: a public key, a cache's
+/// key ("Cache restored from key: …"), an idempotency or primary key.
+fn says_public(before: &str) -> bool {
+    before.contains("public")
+        || before.contains("cache")
+        || super::value::PUBLIC.iter().any(|p| {
+            [" key", "-key", "_key"]
+                .iter()
+                .any(|k| before.contains(&format!("{p}{k}")))
+        })
 }
 
 /// Replaces every token that looks like a secret and follows a secret word closely.
@@ -109,7 +127,7 @@ pub fn near_words(text: &str) -> Option<String> {
                 .nth(REACH)
                 .map_or(0, |(i, _)| i);
             let before = line[from..start].to_lowercase();
-            if !SECRET_WORDS.iter().any(|w| before.contains(w)) || before.contains("public") {
+            if !SECRET_WORDS.iter().any(|w| before.contains(w)) || says_public(&before) {
                 continue;
             }
             let at = start + token.find(bare).unwrap_or(0);

@@ -311,10 +311,16 @@ fn round_two_look_alikes_survive() {
     }
 }
 
-/// The held-out corpus (`tests/data/secrets/corpus.toml`, written from the shapes of real
-/// secrets, not from these rules): every secret gone, every look-alike intact.
-#[test]
-fn the_held_out_corpus() {
+/// A corpus of secrets and look-alikes, redacted: the secrets that survived (by the
+/// entry's position) and the look-alikes that did not.
+struct Measured {
+    secrets: usize,
+    missed: Vec<(usize, String)>,
+    keeps: usize,
+    mangled: Vec<(usize, String)>,
+}
+
+fn measure(file: &str) -> Measured {
     #[derive(serde::Deserialize)]
     struct Corpus {
         secret: Vec<Case>,
@@ -332,49 +338,107 @@ fn the_held_out_corpus() {
         text: String,
         keep: String,
     }
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/secrets/corpus.toml");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/secrets")
+        .join(file);
     let corpus: Corpus = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let missed = corpus
+        .secret
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| redact(&c.text).contains(c.secret.as_str()))
+        .map(|(i, c)| {
+            let line = crate::text::one_line(&c.text, 140);
+            (i, format!("[{}] {line}", c.category))
+        })
+        .collect();
+    let mangled = corpus
+        .keep
+        .iter()
+        .enumerate()
+        .filter_map(|(i, k)| {
+            let out = redact(&k.text);
+            (!out.contains(k.keep.as_str())).then(|| {
+                let line = format!(
+                    "[{}] {} => {}",
+                    k.category,
+                    crate::text::one_line(&k.text, 100),
+                    crate::text::one_line(&out, 100)
+                );
+                (i, line)
+            })
+        })
+        .collect();
+    Measured {
+        secrets: corpus.secret.len(),
+        missed,
+        keeps: corpus.keep.len(),
+        mangled,
+    }
+}
+
+/// The held-out corpus (`tests/data/secrets/corpus.toml`, written from the shapes of real
+/// secrets, not from these rules): every secret gone, every look-alike intact.
+#[test]
+fn the_held_out_corpus() {
+    let m = measure("corpus.toml");
     // The corpus is split: even entries were read while generalising the rules, odd
     // ones never were; both halves are reported and held to what they reach.
-    let mut missed = [Vec::new(), Vec::new()];
-    for (i, c) in corpus.secret.iter().enumerate() {
-        let out = redact(&c.text);
-        if out.contains(c.secret.as_str()) {
-            missed[i % 2].push(format!(
-                "[{}] {}",
-                c.category,
-                crate::text::one_line(&c.text, 140)
-            ));
-        }
-    }
-    let mut mangled = Vec::new();
-    for k in &corpus.keep {
-        let out = redact(&k.text);
-        if !out.contains(k.keep.as_str()) {
-            mangled.push(format!(
-                "[{}] {} => {}",
-                k.category,
-                crate::text::one_line(&k.text, 100),
-                crate::text::one_line(&out, 100)
-            ));
-        }
-    }
-    let halves = [corpus.secret.len().div_ceil(2), corpus.secret.len() / 2];
+    let [read, unread]: [Vec<&String>; 2] = [0, 1].map(|half| {
+        m.missed
+            .iter()
+            .filter(|(i, _)| i % 2 == half)
+            .map(|(_, line)| line)
+            .collect()
+    });
     println!(
         "secrets missed: {} of {} (read while tuning), {} of {} (never read); look-alikes mangled: {} of {}",
-        missed[0].len(),
-        halves[0],
-        missed[1].len(),
-        halves[1],
-        mangled.len(),
-        corpus.keep.len()
+        read.len(),
+        m.secrets.div_ceil(2),
+        unread.len(),
+        m.secrets / 2,
+        m.mangled.len(),
+        m.keeps
     );
-    for m in missed[0].iter().chain(&mangled) {
-        println!("  {m}");
+    for line in read.iter().copied().chain(m.mangled.iter().map(|(_, l)| l)) {
+        println!("  {line}");
     }
     // What each half reaches now; a regression fails.
-    assert!(missed[0].len() <= 3, "{:#?}", missed[0]);
-    assert!(missed[1].len() <= 25, "{} missed", missed[1].len());
-    assert!(mangled.is_empty(), "{mangled:#?}");
+    assert!(read.len() <= 3, "{read:#?}");
+    assert!(unread.len() <= 25, "{} missed", unread.len());
+    assert!(m.mangled.is_empty(), "{:#?}", m.mangled);
+}
+
+/// A second corpus (`tests/data/secrets/corpus2.toml`), written by a reviewer who never
+/// read these rules, of services and syntaxes the first one does not name. Split like the
+/// first: even entries may be read while generalising, odd ones never are (only their
+/// counts are printed).
+#[test]
+fn the_second_held_out_corpus() {
+    let m = measure("corpus2.toml");
+    let half = |i: usize| i % 2;
+    let missed = [0, 1].map(|h| m.missed.iter().filter(|(i, _)| half(*i) == h).count());
+    let mangled = [0, 1].map(|h| m.mangled.iter().filter(|(i, _)| half(*i) == h).count());
+    println!(
+        "second corpus: secrets missed {} of {} (read), {} of {} (never read); look-alikes mangled {} of {} (read), {} of {} (never read)",
+        missed[0],
+        m.secrets.div_ceil(2),
+        missed[1],
+        m.secrets / 2,
+        mangled[0],
+        m.keeps.div_ceil(2),
+        mangled[1],
+        m.keeps / 2,
+    );
+    let read = m
+        .missed
+        .iter()
+        .chain(&m.mangled)
+        .filter(|(i, _)| half(*i) == 0);
+    for (_, line) in read {
+        println!("  {line}");
+    }
+    // First measured at 7 and 11 missed, 5 and 2 mangled; what each half reaches now.
+    assert!(missed[0] <= 4 && missed[1] <= 9, "{missed:?}");
+    assert!(mangled[0] <= 2 && mangled[1] <= 2, "{mangled:?}");
 }

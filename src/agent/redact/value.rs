@@ -1,10 +1,37 @@
 //! Whether the value of a `key=value` pair is a secret or only names one (`$VAR`,
 //! `process.env.X`, `<placeholder>`, a count, a type, a colour).
 
+/// What a key is when it says "key" and is no secret: a table's, a public one, a cache's.
+pub(super) const PUBLIC: &[&str] = &[
+    "primary",
+    "foreign",
+    "public",
+    "publishable",
+    "sort",
+    "partition",
+    "cache",
+    "idempotency",
+    "unique",
+    "lookup",
+    "hash",
+    "map",
+    "row",
+    "composite",
+    "natural",
+];
+
 /// Whether the value of a `key=value` pair is a secret: not a reference to one
 /// (`$VAR`, `${VAR}`, `<placeholder>`) and not a plain count (`max_tokens=4096`).
 pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
     let v = value.trim_matches(['"', '\'']);
+    // `key: NAME=<your-key>`: an assignment is judged by its own name and value.
+    if let Some((name, assigned)) = v.split_once('=')
+        && !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !assigned.is_empty()
+    {
+        return is_secret_value(name, assigned);
+    }
     let key = key
         .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '=' | ':' | '"' | '\''))
         .to_ascii_lowercase();
@@ -62,24 +89,6 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
             || key.ends_with(&format!("-{a}"))
             || key.ends_with(&format!(".{a}"))
     });
-    // Keys that are not secrets though they say "key": a table's, a public one.
-    const PUBLIC: &[&str] = &[
-        "primary",
-        "foreign",
-        "public",
-        "publishable",
-        "sort",
-        "partition",
-        "cache",
-        "idempotency",
-        "unique",
-        "lookup",
-        "hash",
-        "map",
-        "row",
-        "composite",
-        "natural",
-    ];
     let public = PUBLIC.iter().any(|p| {
         key.ends_with(&format!("{p}_key"))
             || key.ends_with(&format!("{p}-key"))
@@ -132,8 +141,12 @@ pub(super) fn is_reference(value: &str) -> bool {
     let colour = lower.starts_with('#')
         && (4..=9).contains(&lower.len())
         && lower[1..].chars().all(|c| c.is_ascii_hexdigit());
+    // A secret manager's address (1Password's `op://vault/item/field`, Vault's
+    // `vault:path#key`).
+    let manager = lower.starts_with("op://") || lower.starts_with("vault:");
     dotted
         || colour
+        || manager
         || lower.contains('[')
         || matches!(
             lower.as_str(),
