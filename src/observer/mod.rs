@@ -317,7 +317,9 @@ fn after_run(
     Ok(())
 }
 
-/// Observations grouped by session, each in order.
+/// Observations grouped by session, each in order, the sessions in the order they
+/// began: a lesson seen in two sessions of one batch (a replay) is then named and dated
+/// after the first, whatever their ids.
 fn by_session(observations: &[Observation]) -> Vec<Vec<Observation>> {
     let mut groups: BTreeMap<&str, Vec<Observation>> = BTreeMap::new();
     for o in observations {
@@ -326,5 +328,8 @@ fn by_session(observations: &[Observation]) -> Vec<Vec<Observation>> {
             .or_default()
             .push(o.clone());
     }
-    groups.into_values().collect()
+    let mut sessions: Vec<Vec<Observation>> = groups.into_values().collect();
+    // Stable: sessions that began at the same instant keep their ids' order.
+    sessions.sort_by(|a, b| a[0].ts.cmp(&b[0].ts));
+    sessions
 }

@@ -1,5 +1,6 @@
-//! The observer's episodes: one file per pattern key that gains a sighting per batch,
-//! and its promotion to an instinct once seen often enough.
+//! The observer's episodes: one file per lesson that gains a sighting per batch (found
+//! by its pattern key, or by its name in the same project when another error taught the
+//! same lesson), and its promotion to an instinct once seen often enough.
 
 use crate::memory::provenance::Provenance;
 use std::path::PathBuf;
@@ -10,7 +11,8 @@ use super::{Applied, Run, instinct_path, title_of};
 use crate::memory::draft::{EpisodeDraft, InstinctDraft};
 use crate::memory::{Error, Note, NoteKind, Scalar, Store, slugify};
 
-/// A new episode, or one more sighting of the episode with the same pattern key.
+/// A new episode, or one more sighting of the episode with the same pattern key or the
+/// same lesson.
 pub(super) fn episode(
     run: &Run,
     draft: &EpisodeDraft,
@@ -18,31 +20,45 @@ pub(super) fn episode(
     out: &mut Applied,
 ) -> Result<(), Error> {
     let mark = &run.mark;
-    match find_episode(run.store, draft.pattern) {
-        Some(path) => {
+    match find_episode(run.store, draft) {
+        Some((path, same_key)) => {
             let mut retired = false;
+            let mut occurrences = draft.occurrences;
+            let mut added = false;
             run.store.edit(&path, |file| {
                 retired = crate::memory::is_retired(file.doc());
-                if retired || file.text().contains(mark.as_str()) {
+                // Applied again after a crash: the key's sighting carries the batch's
+                // mark; another key's, its own words (two in one batch are two lessons'
+                // sightings, both kept).
+                let new: Vec<String> = narrative
+                    .lines()
+                    .map(|line| format!("{line} {mark}"))
+                    .filter(|line| !file.text().contains(line.as_str()))
+                    .collect();
+                if retired || new.is_empty() || same_key && file.text().contains(mark.as_str()) {
                     return Ok(());
+                }
+                // The ledger counts sessions per key; another key's sighting is one more.
+                if !same_key {
+                    occurrences = occurrences_of(file.doc()) + 1;
                 }
                 file.set(
                     "occurrences",
-                    &Scalar::Int(i64::from(draft.occurrences)),
+                    &Scalar::Int(i64::from(occurrences)),
                     &["pattern"],
                 )?;
-                for line in narrative.lines() {
-                    file.append_bullet("Sightings", &format!("{line} {mark}"));
+                for line in &new {
+                    file.append_bullet("Sightings", line);
                 }
+                added = true;
                 Ok(())
             })?;
-            if retired {
+            if !added {
                 return Ok(());
             }
             out.changes.push(format!(
-                "~ episode {} ({} sightings)",
+                "~ episode {} ({occurrences} sightings)",
                 crate::memory::stem(&path),
-                draft.occurrences
             ));
             out.files.push(path);
         }
@@ -149,11 +165,31 @@ pub(super) fn promote_episode(
     Ok(())
 }
 
-fn find_episode(store: &Store, key: &str) -> Option<PathBuf> {
-    store
-        .notes(NoteKind::Episode)
-        .items
+/// The episode a draft is one more sighting of, and whether it has the draft's pattern
+/// key. Else one of the same project under the same name: `nix flake check` failing on
+/// a path that "does not exist" and on one "not tracked by Git" are two errors, both
+/// fixed by `git add`, and one lesson ("git add before nix flake check").
+fn find_episode(store: &Store, draft: &EpisodeDraft) -> Option<(PathBuf, bool)> {
+    let notes = store.notes(NoteKind::Episode).items;
+    if let Some(n) = notes
+        .iter()
+        .find(|n| n.pattern.as_deref() == Some(draft.pattern))
+    {
+        return Some((n.path.clone(), true));
+    }
+    notes
         .into_iter()
-        .find(|n| n.pattern.as_deref() == Some(key))
-        .map(|n| n.path)
+        .find(|n| {
+            n.project.as_deref() == Some(draft.project) && n.title.as_deref() == Some(draft.title)
+        })
+        .map(|n| (n.path, false))
+}
+
+/// An episode's `occurrences`, 1 when absent or unreadable.
+fn occurrences_of(doc: &crate::memory::Document) -> u32 {
+    doc.mapping()
+        .ok()
+        .and_then(|m| m.get("occurrences").and_then(serde_yaml_ng::Value::as_u64))
+        .and_then(|n| u32::try_from(n).ok())
+        .unwrap_or(1)
 }

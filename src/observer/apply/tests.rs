@@ -158,3 +158,43 @@ fn evidence_that_names_its_own_day_is_not_dated_twice() {
     assert!(!after.contains(": 2026-02-03,"), "{after}");
     assert!(after.contains(": seen again "), "{after}");
 }
+
+#[test]
+fn another_error_that_teaches_the_same_lesson_is_a_sighting_of_its_episode() {
+    let m = crate::testutil::Memory::new();
+    let store = Store::new(&m.paths);
+    let sighting = |key: &str, narrative: &str| Op::Episode {
+        key: key.into(),
+        title: "git add before nix flake check".into(),
+        narrative: narrative.into(),
+        project: Some("system-conf".into()),
+        tags: vec![],
+        files: vec![],
+        occurrences: 1,
+        lesson: Some("run `git add` first".into()),
+        seen: Some(m.now),
+        provenance: Default::default(),
+    };
+    let ops = [
+        sighting(
+            "recover:does not exist=>first:git add",
+            "failed: does not exist (s1)",
+        ),
+        sighting(
+            "recover:not tracked=>first:git add",
+            "failed: not tracked (s2)",
+        ),
+    ];
+    let applied = apply(&store, &ops, "b1", "builtin", m.now);
+    assert!(applied.errors.is_empty(), "{:?}", applied.errors);
+    let files: Vec<_> = std::fs::read_dir(m.paths.episodes()).unwrap().collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let path = files[0].as_ref().unwrap().path();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("occurrences: 2"), "{text}");
+    assert!(text.contains("(s1)") && text.contains("(s2)"), "{text}");
+    // The same batch again (after a crash) changes nothing.
+    let again = apply(&store, &ops, "b1", "builtin", m.now);
+    assert_eq!(again.episodes, 0);
+    assert_eq!(text, std::fs::read_to_string(&path).unwrap());
+}
