@@ -129,8 +129,23 @@ pub fn protocol(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Findi
             } else {
                 "refused:"
             };
+            // The first report names the sessions that led up to it, so each one the
+            // count rests on can be looked up.
+            let earlier: Vec<String> = if seen.len() == needed {
+                seen.iter()
+                    .filter(|s| **s != obs.session_id)
+                    .map(|s| sid8(s))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let before = if earlier.is_empty() {
+                String::new()
+            } else {
+                format!("; before in session {}", earlier.join(", "))
+            };
             f.evidence = format!(
-                "{}, {}: {tool} {how} \"{said}\" (session {})",
+                "{}, {}: {tool} {how} \"{said}\" (session {}{before})",
                 obs.ts.get(..10).unwrap_or(&obs.ts),
                 obs.project,
                 sid8(&obs.session_id)

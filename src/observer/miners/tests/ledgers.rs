@@ -188,4 +188,11 @@ fn zsh_aborting_on_an_unmatched_glob_is_learned_from_the_agents_own_shell_only()
         "{}",
         found[0].trigger
     );
+    assert!(
+        found[0]
+            .evidence
+            .contains("(session s2; before in session s1)"),
+        "{}",
+        found[0].evidence
+    );
 }
