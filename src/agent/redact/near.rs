@@ -1,7 +1,8 @@
 //! Secrets no shape gives away, found by what stands next to them: a long, mixed token
 //! a few words after a word for a secret in any language ("Use this key to call the
-//! staging API: YUTY…", "mot de passe : 7C~!…", "API密钥是 j6hd…"), the words of a seed
-//! phrase, and the values of a Kubernetes Secret's `data`.
+//! staging API: YUTY…", "mot de passe : 7C~!…", "API密钥是 j6hd…", "API 키는 ce43…",
+//! "пароль: …"), the words of a seed phrase, and the values of a Kubernetes Secret's
+//! `data`.
 
 /// Words that announce a secret, lower case.
 const SECRET_WORDS: &[&str] = &[
@@ -38,6 +39,22 @@ const SECRET_WORDS: &[&str] = &[
     "パスワード",
     "鍵",
     "トークン",
+    "비밀번호",
+    "암호",
+    "키",
+    "토큰",
+    "пароль",
+    "ключ",
+    "токен",
+    "секрет",
+    "chiave",
+    "hasło",
+    "klucz",
+    "wachtwoord",
+    "sleutel",
+    "şifre",
+    "parola",
+    "anahtar",
     "seed",
     "totp",
     "2fa",

@@ -439,6 +439,6 @@ fn the_second_held_out_corpus() {
         println!("  {line}");
     }
     // First measured at 7 and 11 missed, 5 and 2 mangled; what each half reaches now.
-    assert!(missed[0] <= 4 && missed[1] <= 9, "{missed:?}");
+    assert!(missed[0] <= 3 && missed[1] <= 8, "{missed:?}");
     assert!(mangled[0] <= 2 && mangled[1] <= 2, "{mangled:?}");
 }
