@@ -279,14 +279,13 @@ fn describe(item: &Item) -> String {
             format!("- {condition} → {what}")
         }
         Kind::Conviction => format!("- {}: {}", item.name, item.action),
-        Kind::Episode | Kind::Session if !gist(item).is_empty() => format!(
-            "- {} {}: {}: {}",
-            item.kind.name(),
-            day(item.date),
-            item.title,
-            gist(item)
-        ),
-        kind => format!("- {} {}: {}", kind.name(), day(item.date), item.title),
+        kind @ (Kind::Episode | Kind::Session) => {
+            let head = format!("- {} {}: {}", kind.name(), day(item.date), item.title);
+            match gist(item) {
+                "" => head,
+                gist => format!("{head}: {gist}"),
+            }
+        }
     }
 }
 

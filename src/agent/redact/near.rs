@@ -95,9 +95,8 @@ fn looks_secret(token: &str) -> bool {
         .any(|r| token.contains(r))
         || super::value::is_reference(token);
     // `NAME=<your-key>`, `NAME=$VAR`: an assignment is judged by its value.
-    let assigned = token.split_once('=').is_some_and(|(name, value)| {
-        name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && (value.starts_with(['<', '$', '{']) || super::value::is_reference(value))
+    let assigned = super::value::assignment(token).is_some_and(|(_, value)| {
+        value.starts_with(['<', '$', '{']) || super::value::is_reference(value)
     });
     !plain_word
         && !env_name

@@ -48,9 +48,8 @@ pub fn prefixed_keys(text: &str) -> Option<String> {
     let mut last = 0;
     for (start, token) in candidates(text) {
         if let Some(body_at) = key_body(token) {
-            let at = start + body_at;
-            out.push_str(&text[last..start]);
-            out.push_str(&text[start..at]);
+            // The prefix stays: it says which service's key was there.
+            out.push_str(&text[last..start + body_at]);
             out.push_str(super::REDACTED);
             last = start + token.len();
         }

@@ -20,14 +20,19 @@ pub(super) const PUBLIC: &[&str] = &[
     "natural",
 ];
 
+/// `NAME=value` as its name (letters, digits and `_`, possibly none) and value.
+pub(super) fn assignment(text: &str) -> Option<(&str, &str)> {
+    text.split_once('=')
+        .filter(|(name, _)| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+}
+
 /// Whether the value of a `key=value` pair is a secret: not a reference to one
 /// (`$VAR`, `${VAR}`, `<placeholder>`) and not a plain count (`max_tokens=4096`).
 pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
     let v = value.trim_matches(['"', '\'']);
     // `key: NAME=<your-key>`: an assignment is judged by its own name and value.
-    if let Some((name, assigned)) = v.split_once('=')
+    if let Some((name, assigned)) = assignment(v)
         && !name.is_empty()
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !assigned.is_empty()
     {
         return is_secret_value(name, assigned);

@@ -40,7 +40,8 @@ pub(super) fn episode(
                 }
                 // The ledger counts sessions per key; another key's sighting is one more.
                 if !same_key {
-                    occurrences = occurrences_of(file.doc()) + 1;
+                    let note = Note::from_document(&path, NoteKind::Episode, file.doc());
+                    occurrences = note.map_or(1, |n| n.occurrences) + 1;
                 }
                 file.set(
                     "occurrences",
@@ -183,13 +184,4 @@ fn find_episode(store: &Store, draft: &EpisodeDraft) -> Option<(PathBuf, bool)> 
             n.project.as_deref() == Some(draft.project) && n.title.as_deref() == Some(draft.title)
         })
         .map(|n| (n.path, false))
-}
-
-/// An episode's `occurrences`, 1 when absent or unreadable.
-fn occurrences_of(doc: &crate::memory::Document) -> u32 {
-    doc.mapping()
-        .ok()
-        .and_then(|m| m.get("occurrences").and_then(serde_yaml_ng::Value::as_u64))
-        .and_then(|n| u32::try_from(n).ok())
-        .unwrap_or(1)
 }

@@ -107,7 +107,8 @@ pub fn protocol(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Findi
             let seen = sessions_of(&mut ledger.refused, "", &key);
             seen.insert(obs.session_id.clone());
             let tool = obs.tool.as_ref().map_or("Edit", Tool::name);
-            let needed = if tool == "Bash" {
+            let shell = tool == "Bash";
+            let needed = if shell {
                 SHELL_SLIP_SESSIONS
             } else {
                 SLIP_SESSIONS
@@ -118,17 +119,13 @@ pub fn protocol(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Findi
             let mut f = Finding::seen_in(obs, key, "tooling");
             f.project = None;
             f.trigger = match tool {
-                "Bash" => "when about to use a wildcard in a shell command".to_string(),
+                _ if shell => "when about to use a wildcard in a shell command".to_string(),
                 "Write" => "when about to write a file with Write".to_string(),
                 _ => format!("when about to edit a file with {tool}"),
             };
             f.action = remedy.to_string();
             f.title = (*name).to_string();
-            let how = if tool == "Bash" {
-                "zsh said"
-            } else {
-                "refused:"
-            };
+            let how = if shell { "zsh said" } else { "refused:" };
             // The first report names the sessions that led up to it, so each one the
             // count rests on can be looked up.
             let earlier: Vec<String> = if seen.len() == needed {
