@@ -156,7 +156,14 @@ fn add_conviction(doc: &mut TantivyDocument, fields: &Fields, c: &Conviction) {
 /// file keys, so editing a file recalls the notes that touched it.
 fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &str) {
     add_opt(doc, fields.project, n.project.as_deref());
-    add_scope(doc, fields, n.project.as_deref());
+    // An episode of no project (`unknown`, as the observer and the system before it
+    // write one: zsh's unmatched globs, the shell's lasting `cd`) holds everywhere. A
+    // session of none stays in its own scope: it is not the last session of every project.
+    let scope = match n.project.as_deref() {
+        Some("unknown") if n.kind == NoteKind::Episode => None,
+        project => project,
+    };
+    add_scope(doc, fields, scope);
     doc.add_text(fields.tags, n.tags.join(" "));
     let mut files = n.files.clone();
     if let Some(range) = body::section(body_text, "Files touched") {

@@ -7,7 +7,7 @@ use tantivy::schema::{
 
 /// Bumped whenever the schema or the way documents are built changes; an index of
 /// another version is rebuilt.
-pub const VERSION: u32 = 11;
+pub const VERSION: u32 = 12;
 
 /// Handles to every field.
 #[derive(Debug, Clone, Copy)]

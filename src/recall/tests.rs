@@ -249,3 +249,35 @@ fn a_word_every_session_summary_says_still_finds_the_one_lesson_about_it() {
         "the summaries, which this prompt cannot bring, do not make its words common"
     );
 }
+
+#[test]
+fn an_episode_of_no_project_holds_everywhere_a_session_of_none_does_not() {
+    let m = Memory::new();
+    m.write(
+        "episodes/2026-03-23-list-files-by-pattern-with-the-glob-tool.md",
+        "---\ndate: 2026-03-23\ntype: episode\nproject: \"unknown\"\ntags: [\"tooling\"]\noccurrences: 2\nprovenance: model\n---\n\n# list files by pattern with the Glob tool\n\nWhen about to use a wildcard in a shell command: list files by pattern with the Glob tool or `find`: the Bash tool's shell is zsh, where a glob that matches nothing is an error (\"no matches found\")\n",
+    );
+    m.write(
+        "sessions/2026-03-24T100000Z-0000abcd.md",
+        "---\ntype: session\ndate: 2026-03-24T10:00:00Z\nproject: \"unknown\"\n---\n\n# Glob tidy-up in the home folder\n\n## Summary\n\nListed files by glob with zsh; no matches found for *.mov.\n",
+    );
+    let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
+    let reader = idx.reader().unwrap();
+    let usage = crate::memory::usage::Usage::default();
+    let ctx = PromptContext {
+        project: "site",
+        touched: &[],
+        exclude: &[],
+        max_items: 3,
+        now: m.now.timestamp(),
+        usage: &usage,
+        prose: None,
+    };
+    let text = "what did we do last time? the zsh glob says no matches found for the mov files";
+    let items = prompt(&idx, &reader, text, &ctx).unwrap();
+    assert_eq!(
+        names(&items),
+        ["2026-03-23-list-files-by-pattern-with-the-glob-tool"],
+        "{items:?}"
+    );
+}
