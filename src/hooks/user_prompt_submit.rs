@@ -20,15 +20,27 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
     if ctx.replaying() || cfg.recall.mode == RecallMode::Off {
         return Ok(None);
     }
-    if let Some(span) = recall::past::question(prompt, ctx.project_name(), ctx.now) {
-        return past_work(ctx, span);
-    }
-    if gate::admit(prompt).is_err() {
+    // Whether a word names a topic takes the index; read leniently first, so that
+    // the commonest prompts ("ok", "yes") never open it.
+    let past = |topical: &dyn Fn(&str) -> bool| {
+        recall::past::question(prompt, ctx.project_name(), ctx.now, topical)
+    };
+    let may_ask = past(&|_| false).is_some();
+    if !may_ask && gate::admit(prompt).is_err() {
         return Ok(None);
     }
     let Some((index, reader)) = ctx.index() else {
         return Ok(None);
     };
+    if may_ask {
+        let searcher = reader.searcher();
+        if let Some(span) = past(&recall::past::topical(&index, &searcher)) {
+            return past_work(ctx, &index, &reader, span);
+        }
+    }
+    if gate::admit(prompt).is_err() {
+        return Ok(None);
+    }
     let memo = memo::read(&ctx.paths, &ctx.sid);
     let touched: Vec<String> = memo
         .recalled_files
@@ -85,14 +97,16 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
 
 /// "Where did we leave off": the project's newest sessions the question covers, with
 /// what was asked, how each ended and what it left open.
-fn past_work(ctx: &HookCtx, span: recall::past::Span) -> Result<Option<Answer>> {
-    let Some((index, reader)) = ctx.index() else {
-        return Ok(None);
-    };
+fn past_work(
+    ctx: &HookCtx,
+    index: &crate::index::Index,
+    reader: &tantivy::IndexReader,
+    span: recall::past::Span,
+) -> Result<Option<Answer>> {
     let memo = memo::read(&ctx.paths, &ctx.sid);
     let sessions = recall::past::sessions(
-        &index,
-        &reader,
+        index,
+        reader,
         ctx.project_name(),
         span,
         memo.session_file.as_deref(),

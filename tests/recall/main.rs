@@ -427,9 +427,10 @@ fn recall_on_the_seventh_held_out_set() {
     held_out_with("heldout7.toml", "seventh held-out set", HELD_OUT_7_COVERAGE);
 }
 
-/// The seventh set's coverage floor: a little under what it reached when first measured
-/// (39%).
-const HELD_OUT_7_COVERAGE: f64 = 0.36;
+/// The seventh set's coverage floor: a little under what it reaches (58%; 39% when first
+/// measured, 45% before past-work questions were read clause by clause, with the memory
+/// telling a topic from a word it has nothing on).
+const HELD_OUT_7_COVERAGE: f64 = 0.55;
 
 /// 50 prompts by an eighth reviewer (`heldout8.toml`: other words for what the memory
 /// says (aliases, symptoms, British spellings, typos), five short pastes, five other

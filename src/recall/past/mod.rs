@@ -6,13 +6,16 @@
 use chrono::{DateTime, NaiveDate};
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur};
-use tantivy::{IndexReader, Order};
+use tantivy::{IndexReader, Order, Searcher, Term};
 
 use super::{Item, load, term};
 use crate::index::{Index, IndexError};
 use crate::memory::kind::Kind;
 
+#[cfg(test)]
+mod labelled;
 mod question;
+mod span;
 mod words;
 
 pub use question::question;
@@ -79,4 +82,40 @@ pub fn sessions(
     } else {
         chosen
     })
+}
+
+/// A word in more than this share of the memory picks nothing out.
+const COMMON_SHARE: f64 = 0.15;
+
+/// Whether a word of a question names something the memory is about: a word some of its
+/// memories have and most do not. A word it has never seen ("lying around", "no me
+/// acuerdo", "eigentlich") or one in most of it ("work", "new") leaves nothing for a
+/// search by topic to find, so the question is about the project's recent work. Counted
+/// in the whole memory, not the project's: a question about the auth middleware names a
+/// topic even in a project whose memory has nothing on it yet.
+pub fn topical<'a>(index: &'a Index, searcher: &'a Searcher) -> impl Fn(&str) -> bool + 'a {
+    let f = index.fields();
+    let total = searcher.num_docs() as f64;
+    move |word: &str| {
+        // A project's name says where, not what.
+        if searcher
+            .doc_freq(&Term::from_field_text(f.scope, word))
+            .unwrap_or(0)
+            > 0
+        {
+            return false;
+        }
+        crate::index::words::query_words(index, word)
+            .iter()
+            .any(|stem| {
+                let df = [f.title, f.trigger, f.action, f.body, f.name, f.tags]
+                    .iter()
+                    .filter_map(|field| {
+                        searcher.doc_freq(&Term::from_field_text(*field, stem)).ok()
+                    })
+                    .max()
+                    .unwrap_or(0);
+                df > 0 && df as f64 <= COMMON_SHARE * total.max(20.0)
+            })
+    }
 }

@@ -1,0 +1,164 @@
+//! The past-work classifier against prompts reviewers labelled from their own knowledge,
+//! with the words of the recall evaluation's memory (`tests/data/recall/memory`) telling a
+//! topic from a word it has nothing about.
+
+use chrono::{DateTime, NaiveDate};
+
+use super::Span;
+use super::question::question;
+use crate::index::{self, Index};
+use crate::testutil::Memory;
+
+#[derive(serde::Deserialize)]
+struct Set {
+    q: Vec<Labelled>,
+}
+
+#[derive(serde::Deserialize)]
+struct Labelled {
+    text: String,
+    past: bool,
+    span: Option<String>,
+}
+
+/// Whether the span read is the one labelled, on a Wednesday, 2026-11-25.
+fn span_right(label: Option<&str>, got: Span) -> bool {
+    let day = |d: u32| Span::Day(NaiveDate::from_ymd_opt(2026, 11, d).unwrap());
+    match label {
+        None | Some("weekend") => true,
+        Some("yesterday" | "last-night" | "tuesday") => got == day(24),
+        Some("today" | "this-morning") => got == day(25),
+        Some("monday") => got == day(23),
+        Some("wednesday") => got == day(18),
+        Some("thursday") => got == day(19),
+        Some("friday") => got == day(20),
+        Some(_) => matches!(got, Span::Since(_)),
+    }
+}
+
+/// The evaluation memory, indexed.
+fn memory() -> (Memory, Index) {
+    let m = Memory::new();
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/recall/memory");
+    for entry in walkdir::WalkDir::new(&from) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let relative = entry.path().strip_prefix(&from).unwrap();
+            m.write(
+                &relative.to_string_lossy(),
+                &std::fs::read_to_string(entry.path()).unwrap(),
+            );
+        }
+    }
+    let (index, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
+    (m, index)
+}
+
+/// The prompts of `set` missed, wrongly taken and misdated; printed when `show`.
+fn judge(set: &str, index: &Index, show: bool) -> Judged {
+    let set: Set = toml::from_str(set).unwrap();
+    let now = DateTime::parse_from_rfc3339("2026-11-25T10:00:00Z")
+        .unwrap()
+        .to_utc();
+    let reader = index.reader().unwrap();
+    let searcher = reader.searcher();
+    let topical = crate::recall::past::topical(index, &searcher);
+    let (mut missed, mut wrong, mut misdated) = (Vec::new(), Vec::new(), Vec::new());
+    for q in &set.q {
+        match (q.past, question(&q.text, "ledger", now, &topical)) {
+            (true, None) => missed.push(q.text.clone()),
+            (false, Some(_)) => wrong.push(q.text.clone()),
+            (true, Some(span)) if !span_right(q.span.as_deref(), span) => {
+                misdated.push(format!("{:?} {span:?}: {}", q.span, q.text));
+            }
+            _ => {}
+        }
+    }
+    let asked = set.q.iter().filter(|q| q.past).count();
+    let others = set.q.len() - asked;
+    eprintln!(
+        "missed {}/{asked}, wrongly taken {}/{others}, misdated {}",
+        missed.len(),
+        wrong.len(),
+        misdated.len()
+    );
+    if show {
+        eprintln!("missed: {missed:#?}\nwrongly taken: {wrong:#?}\nmisdated: {misdated:#?}");
+    }
+    Judged {
+        missed: missed.len(),
+        wrong: wrong.len(),
+        misdated: misdated.len(),
+    }
+}
+
+struct Judged {
+    missed: usize,
+    wrong: usize,
+    misdated: usize,
+}
+
+#[test]
+fn past_work_questions_a_reviewer_labelled() {
+    let (_m, index) = memory();
+    let first = judge(
+        include_str!("../../../tests/data/recall/past_questions.toml"),
+        &index,
+        true,
+    );
+    // The set the classifier was first tuned on (2 missed, 1 wrongly taken when
+    // written; 80 questions, 70 look-alikes): a regression shows.
+    assert!(first.missed <= 4, "missed {}", first.missed);
+    assert!(first.wrong <= 2, "wrongly taken {}", first.wrong);
+    assert!(first.misdated <= 1, "misdated {}", first.misdated);
+    // The second, measured once before it was read (50 of 65 missed, 2 of 65
+    // wrongly taken), then tuned on.
+    let second = judge(
+        include_str!("../../../tests/data/recall/past_questions2.toml"),
+        &index,
+        true,
+    );
+    assert!(second.missed <= 4, "missed {}", second.missed);
+    assert!(second.wrong <= 5, "wrongly taken {}", second.wrong);
+    assert!(second.misdated <= 2, "misdated {}", second.misdated);
+}
+
+/// A third set, split: its even entries are read, its odd ones never are, and only
+/// their counts are printed.
+#[test]
+fn past_work_questions_third_set() {
+    let (_m, index) = memory();
+    let (read, never) = halves(include_str!(
+        "../../../tests/data/recall/past_questions3.toml"
+    ));
+    let read = judge(&read, &index, true);
+    let never = judge(&never, &index, false);
+    // Before any of it was read, the classifier missed 27 of 30 questions of the
+    // read half and 24 of 30 of the other, and took no look-alike.
+    assert!(read.missed <= 6, "read half: missed {}", read.missed);
+    assert!(read.wrong <= 5, "read half: wrongly taken {}", read.wrong);
+    assert!(
+        never.missed <= 18,
+        "never-read half: missed {}",
+        never.missed
+    );
+    assert!(
+        never.wrong <= 3,
+        "never-read half: wrongly taken {}",
+        never.wrong
+    );
+    assert!(read.misdated + never.misdated <= 2);
+}
+
+/// The even and the odd entries of a set, each a set of its own.
+fn halves(set: &str) -> (String, String) {
+    let mut parts = set.split("[[q]]");
+    let _header = parts.next();
+    let (mut even, mut odd) = (String::new(), String::new());
+    for (n, entry) in parts.enumerate() {
+        let half = if n % 2 == 0 { &mut even } else { &mut odd };
+        half.push_str("[[q]]");
+        half.push_str(entry);
+    }
+    (even, odd)
+}
