@@ -8,6 +8,7 @@
 use super::{Item, Start};
 use crate::memory::kind::Kind;
 use crate::text::one_line;
+use std::borrow::Cow;
 
 /// Character budgets.
 #[derive(Debug, Clone, Copy)]
@@ -281,7 +282,7 @@ fn describe(item: &Item) -> String {
         Kind::Conviction => format!("- {}: {}", item.name, item.action),
         kind @ (Kind::Episode | Kind::Session) => {
             let head = format!("- {} {}: {}", kind.name(), day(item.date), item.title);
-            match gist(item) {
+            match gist(item).as_str() {
                 "" => head,
                 gist => format!("{head}: {gist}"),
             }
@@ -291,16 +292,13 @@ fn describe(item: &Item) -> String {
 
 /// What an episode or session says, for a line that already names its day: without
 /// the day, project and session its sighting repeats.
-fn gist(item: &Item) -> &str {
-    let gist = without_session(undated(
-        &item.gist,
-        &day(item.date),
-        item.project.as_deref(),
-    ));
+fn gist(item: &Item) -> String {
+    let undated = undated(&item.gist, &day(item.date), item.project.as_deref());
+    let gist = without_session(&undated);
     if item.kind == Kind::Session {
-        without_asked_again(gist, &item.title)
+        without_asked_again(gist, &item.title).to_string()
     } else {
-        gist
+        gist.to_string()
     }
 }
 
@@ -326,18 +324,31 @@ fn without_asked_again<'g>(gist: &'g str, title: &str) -> &'g str {
     }
 }
 
-/// A sighting without the "<day>, <project>: " it opens with when the line already
-/// says that day and the sighting is of the item's own project: the room goes to what
-/// happened.
-fn undated<'g>(gist: &'g str, day: &str, project: Option<&str>) -> &'g str {
+/// A sighting without the "<day>, <project>: " it opens with when the sighting is of
+/// the item's own project: the line already names both. A sighting of another day than
+/// the line's (a merged episode's later one) keeps its day: "2026-01-12: …".
+fn undated<'g>(gist: &'g str, day: &str, project: Option<&str>) -> Cow<'g, str> {
     let Some(project) = project else {
-        return gist;
+        return gist.into();
     };
-    gist.strip_prefix(day)
-        .and_then(|rest| rest.strip_prefix(", "))
+    let dated = gist.get(..10).filter(|d| {
+        d.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        })
+    });
+    let rest = dated
+        .and_then(|d| gist[d.len()..].strip_prefix(", "))
         .and_then(|rest| rest.strip_prefix(project))
-        .and_then(|rest| rest.strip_prefix(": "))
-        .unwrap_or(gist)
+        .and_then(|rest| rest.strip_prefix(": "));
+    match (dated, rest) {
+        (Some(d), Some(rest)) if d == day => rest.into(),
+        (Some(d), Some(rest)) => format!("{d}: {rest}").into(),
+        _ => gist.into(),
+    }
 }
 
 /// A sighting without the "(session 5a198443)" it ends with: the item's file, at the
@@ -381,9 +392,9 @@ mod tests {
             "`cargo test` failed with \"DATABASE_URL must be set\""
         );
         assert_eq!(
-            undated(gist, "2026-01-11", Some("ledger")),
-            gist,
-            "another day"
+            undated(gist, "2026-01-09", Some("ledger")),
+            "2026-01-10: `cargo test` failed with \"DATABASE_URL must be set\"",
+            "a later sighting keeps its day, not the project the line names"
         );
         assert_eq!(
             undated(gist, "2026-01-10", Some("gateway")),
