@@ -87,15 +87,19 @@ pub fn sessions(
 /// A word in more than this share of the memory picks nothing out.
 const COMMON_SHARE: f64 = 0.15;
 
-/// Whether a word of a question names something the memory is about: a word some of its
-/// memories have and most do not. A word it has never seen ("lying around", "no me
-/// acuerdo", "eigentlich") or one in most of it ("work", "new") leaves nothing for a
-/// search by topic to find, so the question is about the project's recent work. Counted
-/// in the whole memory, not the project's: a question about the auth middleware names a
-/// topic even in a project whose memory has nothing on it yet.
+/// Whether a word of a question names something the memory is about: a word some of
+/// the memories a search by topic brings (instincts, convictions, episodes) have, and
+/// most memories do not. A word they have never seen ("lying around", "no me acuerdo",
+/// "eigentlich"), or one only in session summaries (which hold the user's every
+/// remark), or one in most of the memory ("work", "new") leaves nothing for a search by
+/// topic to find, so the question is about the project's recent work. Counted in the
+/// whole memory, not the project's: a question about the auth middleware names a topic
+/// even in a project whose memory has nothing on it yet.
 pub fn topical<'a>(index: &'a Index, searcher: &'a Searcher) -> impl Fn(&str) -> bool + 'a {
     let f = index.fields();
     let total = searcher.num_docs() as f64;
+    let fields = [f.title, f.trigger, f.action, f.body, f.name, f.tags];
+    let lessons = super::of_kinds(f, &[Kind::Instinct, Kind::Conviction, Kind::Episode]);
     move |word: &str| {
         // A project's name says where, not what.
         if searcher
@@ -108,14 +112,31 @@ pub fn topical<'a>(index: &'a Index, searcher: &'a Searcher) -> impl Fn(&str) ->
         crate::index::words::query_words(index, word)
             .iter()
             .any(|stem| {
-                let df = [f.title, f.trigger, f.action, f.body, f.name, f.tags]
+                // What is left of an elision (`c'è`) or a flag letter names nothing.
+                if stem.chars().count() < 3 {
+                    return false;
+                }
+                let df = fields
                     .iter()
                     .filter_map(|field| {
                         searcher.doc_freq(&Term::from_field_text(*field, stem)).ok()
                     })
                     .max()
                     .unwrap_or(0);
-                df > 0 && df as f64 <= COMMON_SHARE * total.max(20.0)
+                if df == 0 || df as f64 > COMMON_SHARE * total.max(20.0) {
+                    return false;
+                }
+                let in_any_field = fields
+                    .iter()
+                    .map(|field| (Occur::Should, super::term(*field, stem)))
+                    .collect();
+                let in_a_lesson = BooleanQuery::new(vec![
+                    (Occur::Must, Box::new(BooleanQuery::new(in_any_field))),
+                    (Occur::Must, lessons.box_clone()),
+                ]);
+                searcher
+                    .search(&in_a_lesson, &tantivy::collector::Count)
+                    .is_ok_and(|n| n > 0)
             })
     }
 }

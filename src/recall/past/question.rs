@@ -182,12 +182,29 @@ pub fn question(
 /// Whether a clause asks how or why ("how far did we get" asks where).
 fn asks_how_or_why(clause: &str) -> bool {
     let start = clause.trim_start_matches(|c: char| !c.is_alphanumeric());
-    HOW_OR_WHY.iter().any(|w| {
+    let not_how_far = |rest: &str| {
+        let rest = rest.trim_start();
+        !rest.starts_with("far") && !rest.starts_with("much")
+    };
+    let first = HOW_OR_WHY.iter().any(|w| {
         start.strip_prefix(w).is_some_and(|rest| {
-            !rest.starts_with(|c: char| c.is_alphanumeric() && !is_cjk(c))
-                && !rest.trim_start().starts_with("far")
+            !rest.starts_with(|c: char| c.is_alphanumeric() && !is_cjk(c)) && not_how_far(rest)
         })
-    })
+    });
+    // "remind me how to do it": how and why ask it anywhere (`como` also means "as").
+    let anywhere = ["how", "why", "怎么", "怎麼", "为什么", "為什麼", "어떻게"]
+        .iter()
+        .any(|w| {
+            clause.match_indices(w).any(|(at, _)| {
+                let end = at + w.len();
+                let letter = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c));
+                is_cjk(w.chars().next().unwrap_or(' '))
+                    || (!letter(clause[..at].chars().next_back())
+                        && !letter(clause[end..].chars().next())
+                        && not_how_far(&clause[end..]))
+            })
+        });
+    first || anywhere
 }
 
 /// The prompt with chat spellings of the question words written out: `wht`, `wat`,
@@ -244,10 +261,11 @@ fn clauses(lower: &str) -> Vec<&str> {
 /// name names nothing, nor does a word the memory has nothing to say about.
 fn names_a_topic(text: &str, project: &str, topical: &dyn Fn(&str) -> bool) -> bool {
     let project = project.to_lowercase();
-    text.split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-')
+    // CJK has no spaces to tell a topic from filler by, but the Latin words set in it
+    // ("最近這幾個OID group在framework…") are words like any other.
+    text.split(|c: char| (!c.is_alphanumeric() && c != '\'' && c != '-') || is_cjk(c))
         .map(|w| w.trim_matches(['-', '\'']))
-        // Words only: a CJK clause has no spaces to tell a topic from filler by.
-        .filter(|w| !w.is_empty() && !w.chars().any(is_cjk) && !FILLER.contains(w))
+        .filter(|w| !w.is_empty() && !FILLER.contains(w))
         .map(bare)
         .any(|w| {
             let names = |w: &str| {

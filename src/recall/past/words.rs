@@ -259,7 +259,7 @@ pub(super) const CUES: &[&str] = &[
     "못 끝낸",
     "lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo",
     // Chinese, Japanese: no spaces, so matched anywhere.
-    "上次|上一次|昨天|上週|上周|最近|回顾|回顧|没完成|沒完成|未完成|没做完|沒做完|待办|待辦|前回|昨日|先週|未完了|続き|この前|上午|之前|没弄完|沒弄完|振り返|그동안|하던",
+    "上次|上一次|昨天|上週|上周|最近|回顾|回顧|没完成|沒完成|未完成|没做完|沒做完|待办|待辦|前回|昨日|先週|未完了|続き|この前|上午|没弄完|沒弄完|振り返|그동안|하던",
 ];
 
 /// A question put with a question word first (after any punctuation).
