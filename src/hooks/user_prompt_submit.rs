@@ -26,7 +26,9 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
         recall::past::question(prompt, ctx.project_name(), ctx.now, topical)
     };
     let may_ask = past(&|_| false).is_some();
-    if !may_ask && gate::admit(prompt).is_err() {
+    // Judged once: on a pasted megabyte the gate is most of the hook's time.
+    let admitted = gate::admit(prompt).is_ok();
+    if !may_ask && !admitted {
         return Ok(None);
     }
     let Some((index, reader)) = ctx.index() else {
@@ -38,7 +40,7 @@ pub fn run(ctx: &HookCtx) -> Result<Option<Answer>> {
             return past_work(ctx, &index, &reader, span);
         }
     }
-    if gate::admit(prompt).is_err() {
+    if !admitted {
         return Ok(None);
     }
     let memo = memo::read(&ctx.paths, &ctx.sid);
