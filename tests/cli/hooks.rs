@@ -769,3 +769,39 @@ fn where_we_left_off_is_the_newest_session_and_older_ones_left_open() {
         "finished, older: {text}"
     );
 }
+
+#[test]
+fn a_past_work_question_is_told_from_one_about_a_topic_by_what_the_memory_holds() {
+    let env = ready();
+    // The user's own remark, kept in a session summary, names no topic: a search by topic
+    // never brings sessions.
+    fs::write(
+        env.memory()
+            .join("sessions/2026-02-20T080000Z-aaaa0002.md"),
+        "---\ntype: session\ndate: 2026-02-20T08:00:00Z\nproject: ledger-svc\nsession_id: aaaa0002\n---\n\n# Bump sqlx\n\n## Summary\n\nAsked: I accidently reverted the sqlx bump, redo it. Outcome: sqlx 0.8, builds clean.\n",
+    )
+    .unwrap();
+    env.run(&["reindex"]).success();
+    // Each question in a session of its own: a session is never shown an item twice.
+    let ask = |prompt: &str, session: &str| {
+        let payload = env
+            .payload("user_prompt_question")
+            .replace(
+                "how should I run the test suite for the ledger parser?",
+                prompt,
+            )
+            .replace("7c1e5a2b-3f4d-4e8a-9b6c-2d1f0e9a8b7c", session);
+        env.hook_raw("user-prompt-submit", payload)
+    };
+    let text = context(
+        &ask("I accidently closed you where did we leave off", "s-one"),
+        "UserPromptSubmit",
+    );
+    assert!(text.contains("Bump sqlx"), "the newest session: {text}");
+    let text = context(&ask("where did we leave off?", "s-two"), "UserPromptSubmit");
+    assert!(text.contains("Bump sqlx"), "the newest session: {text}");
+    // A word a lesson has names a topic: that question is answered by the topic.
+    let out = ask("where did we leave off with the flaky port?", "s-three");
+    assert_eq!(out.code, 0, "{out}");
+    assert!(!out.stdout.contains("Bump sqlx"), "{out}");
+}
