@@ -25,6 +25,12 @@ pub fn day(t: DateTime<Utc>) -> String {
     t.format("%Y-%m-%d").to_string()
 }
 
+/// The `YYYY-MM-DD` a text opens with, when it is a real day.
+pub fn leading_day(text: &str) -> Option<&str> {
+    text.get(..10)
+        .filter(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").is_ok())
+}
+
 /// The day of a unix time from the index; `?` for one out of range.
 pub fn day_of_unix(unix: i64) -> String {
     from_unix(unix).map_or_else(|| "?".to_string(), day)

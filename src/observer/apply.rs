@@ -68,7 +68,7 @@ impl Run<'_> {
     /// An evidence bullet: dated when seen, unless the miner's words already begin
     /// with their own date (a recovery's "2026-01-10, ledger: …"), and marked with the batch.
     fn evidence_line(&self, seen: DateTime<Utc>, evidence: &str) -> String {
-        if starts_with_date(evidence) {
+        if crate::time::leading_day(evidence).is_some() {
             format!("{evidence} {}", self.mark)
         } else {
             format!("{}: {evidence} {}", day(seen), self.mark)
@@ -79,12 +79,6 @@ impl Run<'_> {
     fn when(&self, seen: Option<DateTime<Utc>>) -> DateTime<Utc> {
         seen.map_or(self.now, |t| t.min(self.now))
     }
-}
-
-/// `YYYY-MM-DD` at the start of `text`.
-fn starts_with_date(text: &str) -> bool {
-    text.get(..10)
-        .is_some_and(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_ok())
 }
 
 fn apply_one(run: &Run, op: &Op, out: &mut Applied) -> Result<(), Error> {

@@ -331,15 +331,7 @@ fn undated<'g>(gist: &'g str, day: &str, project: Option<&str>) -> Cow<'g, str> 
     let Some(project) = project else {
         return gist.into();
     };
-    let dated = gist.get(..10).filter(|d| {
-        d.bytes().enumerate().all(|(i, b)| {
-            if i == 4 || i == 7 {
-                b == b'-'
-            } else {
-                b.is_ascii_digit()
-            }
-        })
-    });
+    let dated = crate::time::leading_day(gist);
     let rest = dated
         .and_then(|d| gist[d.len()..].strip_prefix(", "))
         .and_then(|rest| rest.strip_prefix(project))

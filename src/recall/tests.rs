@@ -15,6 +15,23 @@ fn names(items: &[Item]) -> Vec<&str> {
     items.iter().map(|i| i.name.as_str()).collect()
 }
 
+/// What prompt recall brings for `text` in `project`: up to three items, nothing used yet.
+fn recalled(m: &Memory, project: &str, text: &str) -> Vec<Item> {
+    let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
+    let reader = idx.reader().unwrap();
+    let usage = crate::memory::usage::Usage::default();
+    let ctx = PromptContext {
+        project,
+        touched: &[],
+        exclude: &[],
+        max_items: 3,
+        now: m.now.timestamp(),
+        usage: &usage,
+        prose: None,
+    };
+    prompt(&idx, &reader, text, &ctx).unwrap()
+}
+
 #[test]
 fn session_start_shows_this_project_and_global_advice_only() {
     let m = Memory::new();
@@ -229,20 +246,7 @@ fn a_word_every_session_summary_says_still_finds_the_one_lesson_about_it() {
         "episodes/2026-01-20-git-add-before-nix-flake-check.md",
         "---\ndate: 2026-01-20\ntype: episode\nproject: \"conf\"\ntags: [\"tooling\"]\noccurrences: 1\nprovenance: model\n---\n\n# git add before nix flake check\n\nWhen `nix flake check` fails with \"error: Path 'flake.nix' is not tracked by Git\": run `git add flake.nix` first, then `nix flake check` again\n",
     );
-    let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
-    let reader = idx.reader().unwrap();
-    let usage = crate::memory::usage::Usage::default();
-    let ctx = PromptContext {
-        project: "conf",
-        touched: &[],
-        exclude: &[],
-        max_items: 3,
-        now: m.now.timestamp(),
-        usage: &usage,
-        prose: None,
-    };
-    let text = "make sure nix flake check passes on the host";
-    let items = prompt(&idx, &reader, text, &ctx).unwrap();
+    let items = recalled(&m, "conf", "make sure nix flake check passes on the host");
     assert_eq!(
         names(&items),
         ["2026-01-20-git-add-before-nix-flake-check"],
@@ -261,20 +265,8 @@ fn an_episode_of_no_project_holds_everywhere_a_session_of_none_does_not() {
         "sessions/2026-03-24T100000Z-0000abcd.md",
         "---\ntype: session\ndate: 2026-03-24T10:00:00Z\nproject: \"unknown\"\n---\n\n# Glob tidy-up in the home folder\n\n## Summary\n\nListed files by glob with zsh; no matches found for *.mov.\n",
     );
-    let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
-    let reader = idx.reader().unwrap();
-    let usage = crate::memory::usage::Usage::default();
-    let ctx = PromptContext {
-        project: "site",
-        touched: &[],
-        exclude: &[],
-        max_items: 3,
-        now: m.now.timestamp(),
-        usage: &usage,
-        prose: None,
-    };
     let text = "what did we do last time? the zsh glob says no matches found for the mov files";
-    let items = prompt(&idx, &reader, text, &ctx).unwrap();
+    let items = recalled(&m, "site", text);
     assert_eq!(
         names(&items),
         ["2026-03-23-list-files-by-pattern-with-the-glob-tool"],

@@ -22,11 +22,10 @@ pub(super) fn episode(
     let mark = &run.mark;
     match find_episode(run.store, draft) {
         Some((path, same_key)) => {
-            let mut retired = false;
             let mut occurrences = draft.occurrences;
             let mut added = false;
             run.store.edit(&path, |file| {
-                retired = crate::memory::is_retired(file.doc());
+                let retired = crate::memory::is_retired(file.doc());
                 // Applied again after a crash: the key's sighting carries the batch's
                 // mark; another key's, its own words (two in one batch are two lessons'
                 // sightings, both kept).

@@ -8,6 +8,7 @@ use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur};
 use tantivy::{IndexReader, Order, Searcher, Term};
 
+use super::prompt::keywords::{COMMON_SHARE, Reach, doc_freq};
 use super::{Item, load, term};
 use crate::index::{Index, IndexError};
 use crate::memory::kind::Kind;
@@ -84,9 +85,6 @@ pub fn sessions(
     })
 }
 
-/// A word in more than this share of the memory picks nothing out.
-const COMMON_SHARE: f64 = 0.15;
-
 /// Whether a word of a question names something the memory is about: a word some of
 /// the memories a search by topic brings (instincts, convictions, episodes) have, and
 /// most memories do not. A word they have never seen ("lying around", "no me acuerdo",
@@ -98,8 +96,11 @@ const COMMON_SHARE: f64 = 0.15;
 pub fn topical<'a>(index: &'a Index, searcher: &'a Searcher) -> impl Fn(&str) -> bool + 'a {
     let f = index.fields();
     let total = searcher.num_docs() as f64;
-    let fields = [f.title, f.trigger, f.action, f.body, f.name, f.tags];
-    let lessons = super::of_kinds(f, &[Kind::Instinct, Kind::Conviction, Kind::Episode]);
+    let lessons = Reach::new(
+        index,
+        searcher,
+        &[Kind::Instinct, Kind::Conviction, Kind::Episode],
+    );
     move |word: &str| {
         // A project's name says where, not what.
         if searcher
@@ -116,27 +117,8 @@ pub fn topical<'a>(index: &'a Index, searcher: &'a Searcher) -> impl Fn(&str) ->
                 if stem.chars().count() < 3 {
                     return false;
                 }
-                let df = fields
-                    .iter()
-                    .filter_map(|field| {
-                        searcher.doc_freq(&Term::from_field_text(*field, stem)).ok()
-                    })
-                    .max()
-                    .unwrap_or(0);
-                if df == 0 || df as f64 > COMMON_SHARE * total.max(20.0) {
-                    return false;
-                }
-                let in_any_field = fields
-                    .iter()
-                    .map(|field| (Occur::Should, super::term(*field, stem)))
-                    .collect();
-                let in_a_lesson = BooleanQuery::new(vec![
-                    (Occur::Must, Box::new(BooleanQuery::new(in_any_field))),
-                    (Occur::Must, lessons.box_clone()),
-                ]);
-                searcher
-                    .search(&in_a_lesson, &tantivy::collector::Count)
-                    .is_ok_and(|n| n > 0)
+                let df = doc_freq(searcher, f, stem);
+                df > 0 && df as f64 <= COMMON_SHARE * total.max(20.0) && lessons.df(stem) > 0
             })
     }
 }

@@ -11,7 +11,7 @@ use crate::memory::kind::Kind;
 /// The most distinctive words a lookup uses.
 const MAX_KEYWORDS: usize = 12;
 /// A word in more than this share of the memory says nothing about a prompt.
-const COMMON_SHARE: f64 = 0.15;
+pub(in crate::recall) const COMMON_SHARE: f64 = 0.15;
 
 /// The prompt's words as recall weighs them.
 pub(super) struct Keywords {
@@ -42,13 +42,7 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[
     let rarest = (1.0 + total).ln();
     let mut weight = 0.0;
     let mut found: Vec<Keyword> = Vec::new();
-    let df_of = |w: &str| {
-        counted_fields(f)
-            .iter()
-            .filter_map(|field| searcher.doc_freq(&Term::from_field_text(*field, w)).ok())
-            .max()
-            .unwrap_or(0)
-    };
+    let df_of = |w: &str| doc_freq(searcher, f, w);
     // A word in most of a large memory finds everything and says nothing; in a small
     // one, every word still tells documents apart. Only the memories the prompt may bring
     // count: early on a memory is mostly session summaries, and forty of them saying
@@ -121,6 +115,20 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[
     Keywords { found, weight }
 }
 
+/// How many memories have `word` (stemmed) in a field its frequency is counted in: the
+/// most of any one field, from the index's term counts, with no search.
+pub(in crate::recall) fn doc_freq(
+    searcher: &Searcher,
+    f: &crate::index::schema::Fields,
+    word: &str,
+) -> u64 {
+    counted_fields(f)
+        .iter()
+        .filter_map(|field| searcher.doc_freq(&Term::from_field_text(*field, word)).ok())
+        .max()
+        .unwrap_or(0)
+}
+
 /// The fields a word's frequency is counted in.
 fn counted_fields(f: &crate::index::schema::Fields) -> [tantivy::schema::Field; 6] {
     [f.title, f.trigger, f.action, f.body, f.name, f.tags]
@@ -128,7 +136,7 @@ fn counted_fields(f: &crate::index::schema::Fields) -> [tantivy::schema::Field; 
 
 /// The memories a prompt may bring: how many, and how many of them have a word (counted
 /// by a search, only for a word common in the whole memory).
-struct Reach<'a> {
+pub(in crate::recall) struct Reach<'a> {
     index: &'a Index,
     searcher: &'a Searcher,
     kinds: Box<dyn Query>,
@@ -138,7 +146,7 @@ struct Reach<'a> {
 }
 
 impl<'a> Reach<'a> {
-    fn new(index: &'a Index, searcher: &'a Searcher, kinds: &[Kind]) -> Self {
+    pub(in crate::recall) fn new(index: &'a Index, searcher: &'a Searcher, kinds: &[Kind]) -> Self {
         let f = index.fields();
         let total = kinds
             .iter()
@@ -157,7 +165,7 @@ impl<'a> Reach<'a> {
     }
 
     /// The memories in reach with `word` in any field its frequency is counted in.
-    fn df(&self, word: &str) -> usize {
+    pub(in crate::recall) fn df(&self, word: &str) -> usize {
         let f = self.index.fields();
         let any_field: Vec<(Occur, Box<dyn Query>)> = counted_fields(f)
             .iter()

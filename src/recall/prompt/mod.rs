@@ -6,7 +6,7 @@
 //! the prompt distinctive (an absolute floor, not only one relative to the best hit).
 
 mod identifiers;
-mod keywords;
+pub(super) mod keywords;
 
 use std::collections::BTreeSet;
 
