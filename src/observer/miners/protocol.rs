@@ -2,10 +2,16 @@
 //! them: Edit or Write refused because the file was not read first, the text to replace
 //! not found or not unique, the file changed since it was read; and the shell the Bash
 //! tool runs, where it differs from the one the agent assumes (zsh aborting a command
-//! on a glob that matches nothing). The remedy is the tool's or the shell's own rule, so
-//! it is the same everywhere: a user-scope memory, counted over sessions of any project,
-//! reported from the third session on (the second for the shell, which does not say
-//! what to do).
+//! on a glob that matches nothing, sudo unable to ask for a password). The remedy is the
+//! tool's or the shell's own rule, so it is the same everywhere: a user-scope memory,
+//! counted over sessions of any project.
+//!
+//! Edit's and Write's refusals say what to do ("Read it first before writing to it"),
+//! and the agent does it: a memory that says it again is noise (every reviewer and every
+//! labeller of four people's sessions said so of each one we learned). Such a slip
+//! counts only where the message did not teach: the next call on the same file, made
+//! after the refusal, was refused the same way. The shell's slips do not say what to
+//! do, so each one counts, from the second session.
 
 use super::{Finding, Ledger, sessions_of, sid8};
 use crate::agent::observation::{Observation, Outcome};
@@ -63,20 +69,64 @@ const SHELL_SLIPS: &[Slip] = &[(
     "list files by pattern with the Glob tool or `find`, and quote a pattern meant for a program: the Bash tool's shell is zsh, where a glob that matches nothing is an error (\"no matches found\") that stops the command instead of expanding to nothing",
 )];
 
+/// Slips of `sudo` in the Bash tool, which has no terminal to ask for a password on:
+/// said by sudo itself at the start of a line ("sudo: a terminal is required…"). Its own
+/// advice (`-S`, an askpass helper) would need the password in the agent's hands.
+const SUDO_SLIPS: &[Slip] = &[(
+    "sudo-password",
+    "sudo: a terminal is required|sudo: a password is required|sudo: no tty present",
+    "hand the user commands that need sudo",
+    "don't run commands that need `sudo` in the Bash tool: it has no terminal to ask for the password, so sudo fails; give the user the command to run themselves (in Claude Code, with a leading `!`)",
+)];
+
+/// How long after a refusal the next call on the file must come to have been made
+/// knowing of it: calls made together (in parallel) are refused together.
+const AFTER_SECONDS: i64 = 2;
+
 /// The slip a refused tool call or a failed shell command made, if it is one we know.
 fn slip_of(obs: &Observation) -> Option<&'static Slip> {
     let error = obs.error.as_deref()?.to_ascii_lowercase();
     match obs.outcome? {
         Outcome::ToolError => SLIPS.iter().find(|(_, said, _, _)| error.contains(said)),
-        Outcome::Error if obs.tool.as_ref().is_some_and(|t| t.name() == "Bash") => {
-            SHELL_SLIPS.iter().find(|(_, said, _, _)| {
+        Outcome::Error if obs.tool.as_ref().is_some_and(|t| t.name() == "Bash") => SHELL_SLIPS
+            .iter()
+            .find(|(_, said, _, _)| {
                 error
                     .match_indices(said)
                     .any(|(at, _)| said_by_the_shell(&error[..at]))
             })
-        }
+            .or_else(|| {
+                SUDO_SLIPS.iter().find(|(_, said, _, _)| {
+                    said.split('|').any(|one| {
+                        error.match_indices(one).any(|(at, _)| {
+                            at == 0 || error[..at].ends_with(['\n']) || error[..at].ends_with("| ")
+                        })
+                    })
+                })
+            }),
         _ => None,
     }
+}
+
+/// Whether the tool's message failed to teach: the next call on the same file, made
+/// after the refusal, was refused the same way.
+fn not_taught(session: &[Observation], at: usize, kind: &str) -> bool {
+    let slip = &session[at];
+    let Some(file) = slip.input.file_path.as_deref() else {
+        return false;
+    };
+    let after = |o: &Observation| {
+        crate::time::parse(&o.ts)
+            .zip(crate::time::parse(&slip.ts))
+            .is_some_and(|(t, s)| (t - s).num_seconds() >= AFTER_SECONDS)
+    };
+    session[at + 1..]
+        .iter()
+        .filter(|o| o.outcome.is_some() && o.tool.as_ref().is_some_and(Tool::edits_files))
+        .filter(|o| o.input.file_path.as_deref() == Some(file))
+        .find(|o| after(o))
+        .and_then(slip_of)
+        .is_some_and(|(k, ..)| *k == kind)
 }
 
 /// Whether the text before a message ends in zsh's name for the command it ran,
@@ -95,19 +145,19 @@ pub fn protocol(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Findi
     let mut out = Vec::new();
     for session in sessions {
         let mut reported: Vec<&str> = Vec::new();
-        for obs in session {
+        for (at, obs) in session.iter().enumerate() {
             let Some((kind, said, name, remedy)) = slip_of(obs) else {
                 continue;
             };
-            if reported.contains(kind) {
+            let tool = obs.tool.as_ref().map_or("Edit", Tool::name);
+            let shell = tool == "Bash";
+            if reported.contains(kind) || (!shell && !not_taught(session, at, kind)) {
                 continue;
             }
             reported.push(kind);
             let key = crate::memory::pattern::protocol(kind);
             let seen = sessions_of(&mut ledger.refused, "", &key);
             seen.insert(obs.session_id.clone());
-            let tool = obs.tool.as_ref().map_or("Edit", Tool::name);
-            let shell = tool == "Bash";
             let needed = if shell {
                 SHELL_SLIP_SESSIONS
             } else {
@@ -118,14 +168,20 @@ pub fn protocol(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Findi
             }
             let mut f = Finding::seen_in(obs, key, "tooling");
             f.project = None;
-            f.trigger = match tool {
+            f.trigger = match (*kind, tool) {
+                ("sudo-password", _) => "when about to run a command with `sudo`".to_string(),
                 _ if shell => "when about to use a wildcard in a shell command".to_string(),
-                "Write" => "when about to write a file with Write".to_string(),
+                (_, "Write") => "when about to write a file with Write".to_string(),
                 _ => format!("when about to edit a file with {tool}"),
             };
             f.action = remedy.to_string();
             f.title = (*name).to_string();
-            let how = if shell { "zsh said" } else { "refused:" };
+            let how = match *kind {
+                "sudo-password" => "said",
+                _ if shell => "zsh said",
+                _ => "refused:",
+            };
+            let said = said.split('|').next().unwrap_or(said);
             // The first report names the sessions that led up to it, so each one the
             // count rests on can be looked up.
             let earlier: Vec<String> = if seen.len() == needed {

@@ -121,25 +121,36 @@ fn a_tool_used_consistently_and_the_default_failing_counts_for_it() {
 }
 
 #[test]
-fn the_tools_own_rules_are_learned_for_everyone_from_the_third_session() {
-    let slip = |sid: &str, project: &str| {
+fn the_tools_own_rules_are_learned_only_where_their_message_did_not_teach() {
+    let slip = |sid: &str, project: &str, second: u32| {
         let mut o = edit(sid, "src/a.rs");
         o.event = Event::Failure;
         o.outcome = Some(Outcome::ToolError);
         o.error = Some("<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>".into());
         o.project = project.into();
+        o.ts = format!("2026-02-20T12:00:{second:02}.000Z");
         o
     };
+    // The agent read the file and went on, in session after session: the refusal said
+    // what to do and it was done, so there is nothing to remember.
     let mut ledger = Ledger::default();
-    assert!(
-        protocol(
-            &[vec![slip("s1", "ledger"), slip("s1", "ledger")]],
-            &mut ledger
-        )
-        .is_empty()
-    );
-    assert!(protocol(&[vec![slip("s2", "atlas")]], &mut ledger).is_empty());
-    let found = protocol(&[vec![slip("s3", "atlas")]], &mut ledger);
+    let taught: Vec<Vec<Observation>> = ["s1", "s2", "s3", "s4"]
+        .iter()
+        .map(|s| vec![slip(s, "atlas", 0), edit(s, "src/a.rs")])
+        .collect();
+    assert!(protocol(&taught, &mut ledger).is_empty());
+    // Parallel calls are refused together, before the agent could have read a word.
+    let parallel: Vec<Vec<Observation>> = ["p1", "p2", "p3"]
+        .iter()
+        .map(|s| vec![slip(s, "atlas", 0), slip(s, "atlas", 0)])
+        .collect();
+    assert!(protocol(&parallel, &mut ledger).is_empty());
+    // Refused again on the same file after the message: it did not teach. From the
+    // third such session, a memory for everyone.
+    let again = |s: &str, p: &str| vec![slip(s, p, 0), slip(s, p, 9), edit(s, "src/a.rs")];
+    assert!(protocol(&[again("r1", "ledger")], &mut ledger).is_empty());
+    assert!(protocol(&[again("r2", "atlas")], &mut ledger).is_empty());
+    let found = protocol(&[again("r3", "atlas")], &mut ledger);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].project, None);
     assert_eq!(found[0].key, "protocol:not-read");
@@ -149,6 +160,51 @@ fn the_tools_own_rules_are_learned_for_everyone_from_the_third_session() {
             .starts_with("open the file with the Read tool")
     );
     assert!(!found[0].title.contains("not been read"));
+}
+
+#[test]
+fn sudo_without_a_terminal_is_learned_from_sudos_own_words() {
+    let denied = |sid: &str, project: &str| {
+        let mut o = failed(
+            sid,
+            "sudo nix-env --list-generations --profile /nix/var/nix/profiles/system",
+            "Exit code 1\nsudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper",
+        );
+        o.project = project.into();
+        o
+    };
+    // A log that quotes sudo mid-line is not sudo speaking.
+    let quoted = failed(
+        "q1",
+        "grep sudo /var/log/auth.log",
+        "Exit code 1\nJan 1 host x: pam: sudo: a terminal is required",
+    );
+    let mut ledger = Ledger::default();
+    assert!(
+        protocol(
+            &[vec![quoted.clone()], vec![denied("s1", "system-conf")]],
+            &mut ledger
+        )
+        .is_empty()
+    );
+    assert!(protocol(&[vec![quoted]], &mut ledger).is_empty());
+    let found = protocol(&[vec![denied("s2", "dotfiles")]], &mut ledger);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].key, "protocol:sudo-password");
+    assert_eq!(found[0].project, None);
+    assert!(found[0].trigger.contains("sudo"), "{}", found[0].trigger);
+    assert!(
+        found[0].action.contains("give the user the command"),
+        "{}",
+        found[0].action
+    );
+    assert!(
+        found[0]
+            .evidence
+            .contains("said \"sudo: a terminal is required\""),
+        "{}",
+        found[0].evidence
+    );
 }
 
 #[test]
