@@ -434,7 +434,11 @@ fn seven_people_learn_what_is_true() {
     // On the people it was tuned on, at least the 80% of what is learned is
     // useful (a noisy memory is the next thing to fix, not to get used to).
     let tuned = &judged[0];
-    assert!(tuned.useful * 100 >= tuned.judged() * 80, "{}", tuned.line());
+    assert!(
+        tuned.useful * 100 >= tuned.judged() * 80,
+        "{}",
+        tuned.line()
+    );
     for t in judged {
         assert_eq!(t.harmful + t.poisoned, 0, "{}", t.line());
         // A memory a reviewer judged wrong (its fix did not fix, its rule was a

@@ -232,7 +232,9 @@ fn ndcg(hits: &[String], p: &Prompt) -> f64 {
 }
 
 /// Runs every prompt of `set` through the hook and `search`, printing each miss.
-fn evaluate(world: &World, set: &str) -> (Figures, usize) {
+/// The figures of one prompt set; its misses, noise and rankings are printed when `show`
+/// (never for a set kept unread).
+fn evaluate(world: &World, set: &str, show: bool) -> (Figures, usize) {
     let judged: Judged = toml::from_str(
         &std::fs::read_to_string(root().join("tests/data/recall").join(set)).unwrap(),
     )
@@ -253,11 +255,11 @@ fn evaluate(world: &World, set: &str) -> (Figures, usize) {
             f.answerable += 1;
             let got = ids.iter().any(|id| grade(id) >= 2);
             f.answered += usize::from(got);
-            if !got {
+            if !got && show {
                 println!("  missed {} [{}] {:?} -> {ids:?}", p.id, p.project, p.text);
             }
         }
-        for id in ids.iter().filter(|id| grade(id) == 0) {
+        for id in ids.iter().filter(|id| show && grade(id) == 0) {
             println!("  noise  {} [{}] {:?} -> {id}", p.id, p.project, p.text);
         }
         if !p.relevant.is_empty() {
@@ -265,7 +267,7 @@ fn evaluate(world: &World, set: &str) -> (Figures, usize) {
             let gains: Vec<u32> = hits.iter().map(|h| grade(h)).collect();
             let ours = ndcg(&hits, p);
             let base = ndcg(&world.bm25_or(p), p);
-            if base > ours + 0.1 {
+            if show && base > ours + 0.1 {
                 println!(
                     "  ranked below BM25 {} {:.2} < {base:.2} {:?}",
                     p.id, ours, p.text
@@ -331,7 +333,7 @@ impl Figures {
 #[test]
 fn recall_on_the_judged_set() {
     let world = World::new();
-    let (f, prompts) = evaluate(&world, "prompts.toml");
+    let (f, prompts) = evaluate(&world, "prompts.toml", true);
     f.print("judged set", prompts);
     // Thresholds: a little under what recall reaches today (81%, 0%, 92%, 0.83); a drop
     // fails the suite, and so does ranking below plain BM25 over the same index.
@@ -445,13 +447,35 @@ fn recall_on_the_eighth_held_out_set() {
 /// (42%).
 const HELD_OUT_8_COVERAGE: f64 = 0.39;
 
+/// 48 prompts by a ninth reviewer (`heldout9.toml`: thirty work prompts in the words
+/// people type (symptoms, pastes, follow-ups, five languages), eight past-work questions,
+/// ten with nothing relevant), written before this round changed anything and never
+/// read since: only its figures are printed.
+#[test]
+fn recall_on_the_ninth_held_out_set() {
+    held_out_shown(
+        "heldout9.toml",
+        "ninth held-out set (never read)",
+        HELD_OUT_9_COVERAGE,
+        false,
+    );
+}
+
+/// The ninth set's coverage floor: a little under what it reached when first measured
+/// (34%, with 86% precision and 1 of 10 unrelated prompts served).
+const HELD_OUT_9_COVERAGE: f64 = 0.31;
+
 fn held_out(set: &str, label: &str) {
     held_out_with(set, label, HELD_OUT.2);
 }
 
 fn held_out_with(set: &str, label: &str, coverage: f64) {
+    held_out_shown(set, label, coverage, true);
+}
+
+fn held_out_shown(set: &str, label: &str, coverage: f64, show: bool) {
     let world = World::new();
-    let (f, prompts) = evaluate(&world, set);
+    let (f, prompts) = evaluate(&world, set, show);
     f.print(label, prompts);
     assert!(
         f.precision() >= HELD_OUT.0,
