@@ -277,13 +277,26 @@ fn names_a_topic(text: &str, project: &str, topical: &dyn Fn(&str) -> bool) -> b
         .map(bare)
         .any(|w| {
             let names = |w: &str| {
-                !FILLER.contains(&w) && w != project && w.chars().count() > 2 && topical(w)
+                !FILLER.contains(&w)
+                    && w != project
+                    && w.chars().count() > 2
+                    && !reads_as_a_modifier(w)
+                    && topical(w)
             };
             // `infra-repo`, `half-finished`: a compound of the project and filler names
             // nothing, a project's own hyphenated name neither.
             names(w) && (!w.contains('-') || w.split('-').any(names))
         })
         || katakana_word(text)
+}
+
+/// Whether an English word reads as an adverb or a past form ("actually", "shipped",
+/// "started"): it says how or what happened, and a topic is named by a noun. Short
+/// words are left alone, for "speed", "feed" and "embed" are things.
+fn reads_as_a_modifier(word: &str) -> bool {
+    word.len() >= 6
+        && word.bytes().all(|b| b.is_ascii_lowercase())
+        && (word.ends_with("ly") || word.ends_with("ed"))
 }
 
 /// A word without the clitics that carry no topic: English `where'd`, `we've`, French
