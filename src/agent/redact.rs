@@ -31,7 +31,8 @@ struct Rule {
 const RULES: &[Rule] = &[
     Rule {
         prefilter: &["-----begin"],
-        pattern: r"-----BEGIN[A-Z ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END[A-Z ]*PRIVATE KEY( BLOCK)?-----|\z)",
+        // OpenVPN's static key is as secret as a private one.
+        pattern: r"-----BEGIN(?:[A-Z ]*PRIVATE KEY( BLOCK)?| OpenVPN Static key V1)-----[\s\S]*?(-----END(?:[A-Z ]*PRIVATE KEY( BLOCK)?| OpenVPN Static key V1)-----|\z)",
         replace: REDACTED,
     },
     Rule {
@@ -105,7 +106,7 @@ const RULES: &[Rule] = &[
             "auth",
             "credential",
         ],
-        pattern: r#"(?i)(?P<k>\b[a-z0-9_.-]*(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|accountkey|credentials?|auth[_-]?token|authorization)(?:[_.-][a-z0-9_.-]*)?["']?\s*(?:=>|[=:])\s*(?:bearer\s+|basic\s+)?)(?P<v>"[^"$<\n][^"\n]*(?:"|(?m:$))|'[^'$<\n][^'\n]*(?:'|(?m:$))|[^\s&;,'"$<{][^\s&;,'"]*)"#,
+        pattern: r#"(?i)(?P<k>\b[a-z0-9_.-]*(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|accountkey|credentials?|auth[_-]?token|authorization)(?:[_.-][a-z0-9_.-]*)?["']?\s*(?:=>|[=:])\s*(?:bearer\s+|basic\s+)?)(?P<v>[bBrR]{1,2}"[^"\n]*"|[bBrR]{1,2}'[^'\n]*'|"[^"$<\n][^"\n]*(?:"|(?m:$))|'[^'$<\n][^'\n]*(?:'|(?m:$))|[^\s&;,'"$<{][^\s&;,'"]*)"#,
         replace: "${k}[REDACTED]",
     },
     Rule {
@@ -177,10 +178,55 @@ const RULES: &[Rule] = &[
         replace: REDACTED,
     },
     Rule {
-        // An Azure shared access signature (`…?sv=…&sig=…`).
-        prefilter: &["sig="],
-        pattern: r"(?P<k>[?&]sig=)[A-Za-z0-9%+/=]{16,}",
+        // A URL's query parameter that names a signature, a key or a token: Azure's
+        // `sig=`, S3's `X-Amz-Signature=`, CloudFront's `Signature=`, GCS's
+        // `X-Goog-Signature=`, a chat webhook's `key=` or `access_token=`.
+        prefilter: &[
+            "sig=",
+            "signature=",
+            "key=",
+            "token=",
+            "secret=",
+            "password=",
+            "passwd=",
+            "credential=",
+        ],
+        pattern: r"(?i)(?P<k>[?&](?:[a-z0-9_-]*[_-])?(?:signature|sig|key|apikey|token|secret|password|passwd|credential)=)(?P<v>[A-Za-z0-9%+/=_~.-]{16,})",
         replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // Programs whose short option takes a password and that these rules cannot tell
+        // from a port or a pattern otherwise: `sqlcmd -P`, `bcp -P`, `mosquitto_pub -P`,
+        // `ipmitool -P`, `ldapsearch -w`, PuTTY's `-pw`, `signtool /p`, `snmpwalk -A/-X`,
+        // `lftp -u user,pw`, `smbclient -U user%pw`.
+        prefilter: &[
+            "sqlcmd",
+            "bcp ",
+            "mosquitto_",
+            "ipmitool",
+            "ldap",
+            "-pw",
+            "signtool",
+            "snmp",
+            "lftp",
+            "smbclient",
+        ],
+        pattern: r#"(?P<k>\b(?:(?:sqlcmd|bcp|mosquitto_(?:pub|sub|rr)|ipmitool)\b[^\n]*?\s-P\s*|ldap(?:search|modify|add|delete|passwd|whoami)\b[^\n]*?\s-w\s*|(?:plink|pscp|psftp)\b[^\n]*?\s-pw\s+|signtool\b[^\n]*?\s/p\s+|snmp[a-z]*\b[^\n]*?\s-[AX]\s*|lftp\b[^\n]*?\s-u\s+[^\s,]+,|smbclient\b[^\n]*?\s-U\s+[^\s%]+%))(?P<v>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // A package manager's stored login, `config http-basic.<repo> <user> <password>`
+        // (Composer and Poetry).
+        prefilter: &["http-basic."],
+        pattern: r#"(?P<k>\bhttp-basic\.\S+\s+\S+\s+)(?P<v>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // Oracle's `user/password@host` (`jdbc:oracle:thin:hr/pw@//db:1521/x`, `sqlplus
+        // hr/pw@db`).
+        prefilter: &["jdbc:oracle:", "sqlplus"],
+        pattern: r"(?P<k>\b(?:jdbc:oracle:[a-z]+:|sqlplus\s+(?:-\S+\s+)*)[^/\s:@]+/)(?P<v>[^@\s/]+)@",
+        replace: "${k}[REDACTED]@",
     },
     Rule {
         // Password hashes: crypt(3) (`$6$…`, `$y$…`, `$2b$…`, `$argon2id$…`) and LDAP's.
@@ -312,6 +358,9 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     for find in [
         near::k8s_secret,
         near::seed_phrase,
+        near::sensitive_values,
+        near::printed_secret,
+        near::app_password,
         near::near_words,
         shape::prefixed_keys,
     ] {

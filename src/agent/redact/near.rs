@@ -61,7 +61,58 @@ const SECRET_WORDS: &[&str] = &[
     "otp",
     "signing",
     "hmac",
+    "encrypt",
+    "kata sandi",
+    "sandi",
+    "kunci",
+    "पासवर्ड",
+    "कुंजी",
+    "mật khẩu",
+    "khóa",
+    "كلمة المرور",
+    "كلمة السر",
+    "مفتاح",
+    "รหัสผ่าน",
+    "סיסמה",
+    "κωδικός",
+    "heslo",
+    "lösenord",
+    "salasana",
+    "jelszó",
+    "parolă",
 ];
+
+/// Words that announce a password, which may be only digits ("şifresi 39406414").
+const PASSWORD_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "passcode",
+    "mot de passe",
+    "passwort",
+    "kennwort",
+    "contraseña",
+    "senha",
+    "şifre",
+    "parola",
+    "hasło",
+    "wachtwoord",
+    "пароль",
+    "密码",
+    "パスワード",
+    "비밀번호",
+    "kata sandi",
+    "पासवर्ड",
+    "mật khẩu",
+    "كلمة المرور",
+    "heslo",
+    "lösenord",
+    "salasana",
+    "jelszó",
+];
+
+/// How far before a bare-looking value (all digits, all lower-case letters) its secret
+/// word must stand: right before it, as in "şifresi 39406414".
+const CLOSE: usize = 32;
 
 /// How far before a token a secret word may stand (characters, same line).
 const REACH: usize = 48;
@@ -107,11 +158,22 @@ fn looks_secret(token: &str) -> bool {
         && ((n >= 8 && kinds >= 3) || (n >= 20 && kinds >= 2 && !symbol) || hex || base32)
 }
 
+/// Whether a token no shape gives away is a secret by what stands right before it: a
+/// password of six digits or more after a word for a password, or twenty lower-case
+/// letters or more after any word for a secret (a generated key in one case).
+fn bare_secret(token: &str, close_before: &str) -> bool {
+    let n = token.chars().count();
+    let digits = n >= 6 && token.chars().all(|c| c.is_ascii_digit());
+    let letters = n >= 20 && token.chars().all(|c| c.is_ascii_lowercase());
+    (digits && PASSWORD_WORDS.iter().any(|w| close_before.contains(w)))
+        || (letters && SECRET_WORDS.iter().any(|w| close_before.contains(w)))
+}
+
 /// Whether the words before a token say its key is no secret: a public key, a cache's
 /// key ("Cache restored from key: …"), an idempotency or primary key.
 fn says_public(before: &str) -> bool {
     before.contains("public")
-        || before.contains("cache")
+        || (before.contains("cache") && before.contains("key"))
         || super::value::PUBLIC.iter().any(|p| {
             [" key", "-key", "_key"]
                 .iter()
@@ -134,16 +196,21 @@ pub fn near_words(text: &str) -> Option<String> {
             let bare = token.trim_matches(|c: char| {
                 matches!(c, '"' | '\'' | ',' | ';' | ')' | '(' | '，' | '。' | '`')
             });
-            if !looks_secret(bare) || bare.contains("[REDACTED]") {
+            if bare.contains("[REDACTED]") {
                 continue;
             }
-            let from = line[..start]
-                .char_indices()
-                .rev()
-                .nth(REACH)
-                .map_or(0, |(i, _)| i);
-            let before = line[from..start].to_lowercase();
-            if !SECRET_WORDS.iter().any(|w| before.contains(w)) || says_public(&before) {
+            let reach = |chars: usize| {
+                let from = line[..start]
+                    .char_indices()
+                    .rev()
+                    .nth(chars)
+                    .map_or(0, |(i, _)| i);
+                line[from..start].to_lowercase()
+            };
+            let before = reach(REACH);
+            let secret = (looks_secret(bare) && SECRET_WORDS.iter().any(|w| before.contains(w)))
+                || bare_secret(bare, &reach(CLOSE));
+            if !secret || says_public(&before) {
                 continue;
             }
             let at = start + token.find(bare).unwrap_or(0);
@@ -212,8 +279,11 @@ pub fn k8s_secret(text: &str) -> Option<String> {
         let trimmed = line.trim();
         if let Some(base) = inside {
             if trimmed.is_empty() || indent > base {
+                // A template's expression (`{{ .Values.apiKey }}`) or a variable names
+                // where the value comes from.
                 if let Some((key, value)) = line.split_once(": ")
                     && !value.trim().is_empty()
+                    && !value.trim_start().starts_with(['{', '$', '<'])
                 {
                     out.push_str(key);
                     out.push_str(": ");
@@ -231,6 +301,94 @@ pub fn k8s_secret(text: &str) -> Option<String> {
         }
         if matches!(trimmed, "data:" | "stringData:") {
             inside = Some(indent);
+        }
+        out.push_str(line);
+    }
+    changed.then_some(out)
+}
+
+/// A Google app password ("abcd efgh ijkl mnop": four groups of four letters) after a
+/// word for a password on its line (`password hytq jkko itvf pfyz` in `.msmtprc`).
+pub fn app_password(text: &str) -> Option<String> {
+    static PATTERN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    // The pattern's own literal is its prefilter; compiling it is the cost to avoid.
+    if !text.contains("ass") && !text.contains("ASS") {
+        return None;
+    }
+    let re = PATTERN.get_or_init(|| {
+        regex::Regex::new(r"(?im)(?P<k>\b(?:password|passwd|pass)\b[^\n]{0,24}?)\b[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}\b")
+            .expect("valid pattern")
+    });
+    let out = re.replace_all(text, "${k}[REDACTED]");
+    matches!(out, std::borrow::Cow::Owned(_)).then(|| out.into_owned())
+}
+
+/// What a command prints when its output is the secret itself (`op read …`, `gh auth
+/// token`, `aws ecr get-login-password`), shown after the command in a shell transcript:
+/// the next line, when it is one token.
+pub fn printed_secret(text: &str) -> Option<String> {
+    const PRINTS_A_SECRET: &[&str] = &[
+        "op read",
+        "gh auth token",
+        "heroku auth:token",
+        "get-login-password",
+        "print-access-token",
+        "print-identity-token",
+        "find-generic-password -w",
+        "pass show",
+        "doppler secrets get",
+        "kubectl create token",
+        "secrets versions access",
+        "vault kv get -field",
+        "vault read -field",
+    ];
+    if !PRINTS_A_SECRET.iter().any(|c| text.contains(c)) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut after_command = false;
+    let mut changed = false;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        let one_token = !trimmed.is_empty() && !trimmed.contains(char::is_whitespace);
+        if after_command && one_token && trimmed.len() >= 8 && !trimmed.starts_with(['$', '#', '>'])
+        {
+            out.push_str(&line.replacen(trimmed, super::REDACTED, 1));
+            changed = true;
+            after_command = false;
+            continue;
+        }
+        after_command = PRINTS_A_SECRET.iter().any(|c| line.contains(c));
+        out.push_str(line);
+    }
+    changed.then_some(out)
+}
+
+/// The values Terraform marks sensitive in `terraform output -json` (`"sensitive": true`
+/// and, a line or two further, `"value": "…"`).
+pub fn sensitive_values(text: &str) -> Option<String> {
+    if !text.contains("\"sensitive\": true") {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut pending = 0;
+    let mut changed = false;
+    for line in text.split_inclusive('\n') {
+        if line.contains("\"sensitive\": true") {
+            pending = 3;
+        } else if pending > 0 {
+            pending -= 1;
+            if let Some((key, value)) = line.split_once("\"value\": \"")
+                && let Some(end) = value.find('"')
+            {
+                out.push_str(key);
+                out.push_str("\"value\": \"");
+                out.push_str(super::REDACTED);
+                out.push_str(&value[end..]);
+                changed = true;
+                pending = 0;
+                continue;
+            }
         }
         out.push_str(line);
     }

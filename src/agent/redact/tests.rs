@@ -311,6 +311,74 @@ fn round_two_look_alikes_survive() {
     }
 }
 
+/// Round three: shapes the first two rounds did not know (written from the forms these
+/// tools document, not from a corpus entry).
+const THIRD_SECRETS: &[(&str, &str)] = &[
+    (
+        "curl 'https://bucket.s3.amazonaws.com/a.zip?X-Amz-Expires=60&X-Amz-Signature=3f1c2b9a8d7e6f5a4b3c2d1e0f9a8b7c'",
+        "3f1c2b9a8d7e6f5a4b3c2d1e0f9a8b7c",
+    ),
+    (
+        "POST https://chat.example.com/v1/spaces/AAA/messages?key=Qw3rTy9UiOp2AsDfGhJkLz&token=Zx8CvBn7Mq",
+        "Qw3rTy9UiOp2AsDfGhJkLz",
+    ),
+    (
+        "sqlcmd -S db01 -U sa -P 'Tr0ub4dor&3x' -Q 'SELECT 1'",
+        "Tr0ub4dor&3x",
+    ),
+    (
+        "ldapsearch -x -D cn=admin,dc=ex -w S3cr3tPw! -b dc=ex",
+        "S3cr3tPw!",
+    ),
+    ("plink -ssh admin@10.0.0.5 -pw Hx7#kq92Lm", "Hx7#kq92Lm"),
+    (
+        "composer config -g http-basic.repo.example.com alice 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+        "9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    ),
+    ("sqlplus scott/Tiger2024x@//db:1521/ORCL", "Tiger2024x"),
+    ("SECRET_KEY = b'\\x8f\\x01k\\xe2Zq\\x93'", "x8f"),
+    (
+        "$ gh auth token\ngho_notAprefixButLong0123456789abcdefXYZ\n",
+        "gho_notAprefixButLong0123456789abcdefXYZ",
+    ),
+    (
+        "{\n  \"api_url\": {\n    \"sensitive\": true,\n    \"type\": \"string\",\n    \"value\": \"hunter2hunter2\"\n  }\n}",
+        "hunter2hunter2",
+    ),
+    ("password abcd efgh ijkl mnop", "abcd efgh ijkl mnop"),
+    ("Mật khẩu wifi là 84736251, nhớ đổi sau nhé", "84736251"),
+    (
+        "-----BEGIN OpenVPN Static key V1-----\n6acef03f62675b4b1bbd03e53b187727\n-----END OpenVPN Static key V1-----",
+        "6acef03f62675b4b1bbd03e53b187727",
+    ),
+];
+
+const THIRD_LOOK_ALIKES: &[&str] = &[
+    "ping -c 100000 10.0.0.1",
+    "grep -P '^\\d{4}-[A-Z]{2}$' codes.txt",
+    "mysql -h db -P 3306 -u app",
+    "the password must be at least 12 characters",
+    "https://example.com/search?q=signature+verification",
+    "cache key: v1-deps-9f8e7d6c5b4a3928",
+    "stringData:\n  API_KEY: {{ .Values.apiKey | quote }}",
+    "$ op read --help",
+];
+
+#[test]
+fn round_three_shapes_are_redacted() {
+    for (text, secret) in THIRD_SECRETS {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{text} -> {out}");
+    }
+}
+
+#[test]
+fn round_three_look_alikes_survive() {
+    for text in THIRD_LOOK_ALIKES {
+        assert_eq!(redact(text), *text, "{text}");
+    }
+}
+
 /// A corpus of secrets and look-alikes, redacted: the secrets that survived (by the
 /// entry's position) and the look-alikes that did not.
 struct Measured {
@@ -405,7 +473,7 @@ fn the_held_out_corpus() {
     }
     // What each half reaches now; a regression fails.
     assert!(read.len() <= 3, "{read:#?}");
-    assert!(unread.len() <= 25, "{} missed", unread.len());
+    assert!(unread.len() <= 22, "{} missed", unread.len());
     assert!(m.mangled.is_empty(), "{:#?}", m.mangled);
 }
 
@@ -441,4 +509,40 @@ fn the_second_held_out_corpus() {
     // First measured at 7 and 11 missed, 5 and 2 mangled; what each half reaches now.
     assert!(missed[0] <= 3 && missed[1] <= 8, "{missed:?}");
     assert!(mangled[0] <= 2 && mangled[1] <= 2, "{mangled:?}");
+}
+
+/// A third corpus (`tests/data/secrets/corpus3.toml`), written by a reviewer who never
+/// read these rules, of shapes and wrappers the first two do not have (signed URLs, chat
+/// webhooks, keys inside JSON strings, tokens CLIs print, passwords in tool flags, seeds
+/// and recovery codes, prompts in seven more languages). Split like the second: only the
+/// read half's misses are printed.
+#[test]
+fn the_third_held_out_corpus() {
+    let m = measure("corpus3.toml");
+    let half = |i: usize| i % 2;
+    let missed = [0, 1].map(|h| m.missed.iter().filter(|(i, _)| half(*i) == h).count());
+    let mangled = [0, 1].map(|h| m.mangled.iter().filter(|(i, _)| half(*i) == h).count());
+    println!(
+        "third corpus: secrets missed {} of {} (read), {} of {} (never read); look-alikes mangled {} of {} (read), {} of {} (never read)",
+        missed[0],
+        m.secrets.div_ceil(2),
+        missed[1],
+        m.secrets / 2,
+        mangled[0],
+        m.keeps.div_ceil(2),
+        mangled[1],
+        m.keeps / 2,
+    );
+    let read = m
+        .missed
+        .iter()
+        .chain(&m.mangled)
+        .filter(|(i, _)| half(*i) == 0);
+    for (_, line) in read {
+        println!("  {line}");
+    }
+    // First measured (before this round) at 18 and 18 missed, 1 and 5 mangled; what each
+    // half reaches now.
+    assert!(missed[0] == 0 && missed[1] <= 12, "{missed:?}");
+    assert!(mangled[0] == 0 && mangled[1] <= 5, "{mangled:?}");
 }
