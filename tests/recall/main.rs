@@ -217,6 +217,10 @@ struct Figures {
     recall10: f64,
     searched: usize,
     baseline_ndcg: f64,
+    /// Prompts not served, by what was injected (nothing / only other items) and by
+    /// where search ranked the first wanted item (1st, 2nd-3rd, 4th-10th, not in ten).
+    unserved: [usize; 2],
+    unserved_rank: [usize; 4],
 }
 
 /// nDCG@10 of a ranking.
@@ -255,6 +259,17 @@ fn evaluate(world: &World, set: &str, show: bool) -> (Figures, usize) {
             f.answerable += 1;
             let got = ids.iter().any(|id| grade(id) >= 2);
             f.answered += usize::from(got);
+            if !got {
+                f.unserved[usize::from(!ids.is_empty())] += 1;
+                let hits = world.searched(p);
+                let rank = hits.iter().position(|h| grade(h) >= 2);
+                f.unserved_rank[match rank {
+                    Some(0) => 0,
+                    Some(1 | 2) => 1,
+                    Some(_) => 2,
+                    None => 3,
+                }] += 1;
+            }
             if !got && show {
                 println!("  missed {} [{}] {:?} -> {ids:?}", p.id, p.project, p.text);
             }
@@ -326,6 +341,16 @@ impl Figures {
             self.recall10 / n,
             self.searched,
             self.baseline_ndcg / n
+        );
+        println!(
+            "{label}: of {} prompts not served, {} got nothing and {} only other items; search ranked a wanted item 1st in {}, 2nd-3rd in {}, 4th-10th in {}, not in ten in {}",
+            self.answerable - self.answered,
+            self.unserved[0],
+            self.unserved[1],
+            self.unserved_rank[0],
+            self.unserved_rank[1],
+            self.unserved_rank[2],
+            self.unserved_rank[3],
         );
     }
 }
@@ -429,10 +454,10 @@ fn recall_on_the_seventh_held_out_set() {
     held_out_with("heldout7.toml", "seventh held-out set", HELD_OUT_7_COVERAGE);
 }
 
-/// The seventh set's coverage floor: a little under what it reaches (58%; 39% when first
+/// The seventh set's coverage floor: a little under what it reaches (63%; 39% when first
 /// measured, 45% before past-work questions were read clause by clause, with the memory
 /// telling a topic from a word it has nothing on).
-const HELD_OUT_7_COVERAGE: f64 = 0.55;
+const HELD_OUT_7_COVERAGE: f64 = 0.60;
 
 /// 50 prompts by an eighth reviewer (`heldout8.toml`: other words for what the memory
 /// says (aliases, symptoms, British spellings, typos), five short pastes, five other
@@ -443,9 +468,9 @@ fn recall_on_the_eighth_held_out_set() {
     held_out_with("heldout8.toml", "eighth held-out set", HELD_OUT_8_COVERAGE);
 }
 
-/// The eighth set's coverage floor: a little under what it reached when first measured
-/// (42%).
-const HELD_OUT_8_COVERAGE: f64 = 0.39;
+/// The eighth set's coverage floor: a little under what it reaches (50%; 42% when first
+/// measured).
+const HELD_OUT_8_COVERAGE: f64 = 0.47;
 
 /// 48 prompts by a ninth reviewer (`heldout9.toml`: thirty work prompts in the words
 /// people type (symptoms, pastes, follow-ups, five languages), eight past-work questions,
@@ -461,9 +486,10 @@ fn recall_on_the_ninth_held_out_set() {
     );
 }
 
-/// The ninth set's coverage floor: a little under what it reached when first measured
-/// (34%, with 86% precision and 1 of 10 unrelated prompts served).
-const HELD_OUT_9_COVERAGE: f64 = 0.31;
+/// The ninth set's coverage floor: a little under what it reaches (39%; 34% when first
+/// measured, with 86% precision and 1 of 10 unrelated prompts served, before small talk
+/// stopped framing a longer prompt).
+const HELD_OUT_9_COVERAGE: f64 = 0.36;
 
 fn held_out(set: &str, label: &str) {
     held_out_with(set, label, HELD_OUT.2);
