@@ -197,8 +197,13 @@ fn asked_in_general(prompt: &str, frame: Frame) -> bool {
 
 /// The fewest words a prompt needs to be looked up.
 pub const MIN_WORDS: usize = 5;
-/// A prompt this long without any frame word is taken as a task.
-const UNFRAMED_TASK_WORDS: usize = 8;
+/// A prompt this long is work whatever small talk it holds ("ok the emulator talks to
+/// the backend now, thanks. but on my pixel every api call still fails"): small talk
+/// frames only a shorter one. Below it, words of small talk alone make a conversation
+/// ("ok great, thanks a lot for that"), and a prompt with no frame word at all is a task
+/// ("gw goroutine count keeps climbing"): the floor then judges whether anything in the
+/// memory is about it.
+const SMALL_TALK_WORDS: usize = 8;
 
 /// Picks the frame of a prompt.
 pub fn frame(prompt: &str) -> Frame {
@@ -218,6 +223,9 @@ pub fn frame(prompt: &str) -> Frame {
     let mut best = (0, Frame::Conversation);
     // FRAMES is in priority order, so a later frame wins only with strictly more points.
     for (frame, patterns) in FRAMES {
+        if *frame == Frame::Conversation && words.len() >= SMALL_TALK_WORDS {
+            continue;
+        }
         let points: usize = patterns
             .iter()
             .map(|p| {
@@ -245,7 +253,7 @@ pub fn frame(prompt: &str) -> Frame {
     if matches!(best.1, Frame::Conversation) && looks_like_output(prompt) {
         return Frame::Debug;
     }
-    if best.0 == 0 && words.len() >= UNFRAMED_TASK_WORDS {
+    if best.0 == 0 && words.len() >= MIN_WORDS {
         return Frame::Task;
     }
     best.1
@@ -366,5 +374,14 @@ mod tests {
             admit("ok great, thanks a lot for that"),
             Err("conversation")
         );
+        // Terse work without a frame word, and work after a word of thanks, are looked
+        // up; the floor judges them like any other.
+        for work in [
+            "the worker pool keeps growing overnight",
+            "ok the emulator reaches the backend now, thanks. but on the phone every call still fails",
+            "nice, the handler logs carry the request id now. give the pricing client the same treatment",
+        ] {
+            assert!(admit(work).is_ok(), "{work}");
+        }
     }
 }
