@@ -477,18 +477,16 @@ fn the_held_out_corpus() {
     assert!(m.mangled.is_empty(), "{:#?}", m.mangled);
 }
 
-/// A second corpus (`tests/data/secrets/corpus2.toml`), written by a reviewer who never
-/// read these rules, of services and syntaxes the first one does not name. Split like the
-/// first: even entries may be read while generalising, odd ones never are (only their
-/// counts are printed).
-#[test]
-fn the_second_held_out_corpus() {
-    let m = measure("corpus2.toml");
+/// A blind corpus split in halves: even entries may be read while generalising, odd ones
+/// never are. Prints the counts of both and the read half's misses; returns the secrets
+/// missed and the look-alikes mangled, read half first.
+fn measure_halves(file: &str, label: &str) -> ([usize; 2], [usize; 2]) {
+    let m = measure(file);
     let half = |i: usize| i % 2;
     let missed = [0, 1].map(|h| m.missed.iter().filter(|(i, _)| half(*i) == h).count());
     let mangled = [0, 1].map(|h| m.mangled.iter().filter(|(i, _)| half(*i) == h).count());
     println!(
-        "second corpus: secrets missed {} of {} (read), {} of {} (never read); look-alikes mangled {} of {} (read), {} of {} (never read)",
+        "{label}: secrets missed {} of {} (read), {} of {} (never read); look-alikes mangled {} of {} (read), {} of {} (never read)",
         missed[0],
         m.secrets.div_ceil(2),
         missed[1],
@@ -506,6 +504,14 @@ fn the_second_held_out_corpus() {
     for (_, line) in read {
         println!("  {line}");
     }
+    (missed, mangled)
+}
+
+/// A second corpus (`tests/data/secrets/corpus2.toml`), written by a reviewer who never
+/// read these rules, of services and syntaxes the first one does not name.
+#[test]
+fn the_second_held_out_corpus() {
+    let (missed, mangled) = measure_halves("corpus2.toml", "second corpus");
     // First measured at 7 and 11 missed, 5 and 2 mangled; what each half reaches now.
     assert!(missed[0] <= 3 && missed[1] <= 8, "{missed:?}");
     assert!(mangled[0] <= 2 && mangled[1] <= 2, "{mangled:?}");
@@ -514,33 +520,10 @@ fn the_second_held_out_corpus() {
 /// A third corpus (`tests/data/secrets/corpus3.toml`), written by a reviewer who never
 /// read these rules, of shapes and wrappers the first two do not have (signed URLs, chat
 /// webhooks, keys inside JSON strings, tokens CLIs print, passwords in tool flags, seeds
-/// and recovery codes, prompts in seven more languages). Split like the second: only the
-/// read half's misses are printed.
+/// and recovery codes, prompts in seven more languages).
 #[test]
 fn the_third_held_out_corpus() {
-    let m = measure("corpus3.toml");
-    let half = |i: usize| i % 2;
-    let missed = [0, 1].map(|h| m.missed.iter().filter(|(i, _)| half(*i) == h).count());
-    let mangled = [0, 1].map(|h| m.mangled.iter().filter(|(i, _)| half(*i) == h).count());
-    println!(
-        "third corpus: secrets missed {} of {} (read), {} of {} (never read); look-alikes mangled {} of {} (read), {} of {} (never read)",
-        missed[0],
-        m.secrets.div_ceil(2),
-        missed[1],
-        m.secrets / 2,
-        mangled[0],
-        m.keeps.div_ceil(2),
-        mangled[1],
-        m.keeps / 2,
-    );
-    let read = m
-        .missed
-        .iter()
-        .chain(&m.mangled)
-        .filter(|(i, _)| half(*i) == 0);
-    for (_, line) in read {
-        println!("  {line}");
-    }
+    let (missed, mangled) = measure_halves("corpus3.toml", "third corpus");
     // First measured (before this round) at 18 and 18 missed, 1 and 5 mangled; what each
     // half reaches now.
     assert!(missed[0] == 0 && missed[1] <= 12, "{missed:?}");
