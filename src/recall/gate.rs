@@ -195,14 +195,16 @@ fn asked_in_general(prompt: &str, frame: Frame) -> bool {
         })
 }
 
-/// The fewest words a prompt needs to be looked up.
-pub const MIN_WORDS: usize = 5;
+/// The fewest words a prompt needs to be looked up: terse work ("tf lock stuck",
+/// "drafts invisible" is two) is looked up, and the floor judges it; "fix it" names
+/// nothing to look for.
+pub const MIN_WORDS: usize = 3;
 /// A prompt this long is work whatever small talk it holds ("ok the emulator talks to
 /// the backend now, thanks. but on my pixel every api call still fails"): small talk
 /// frames only a shorter one. Below it, words of small talk alone make a conversation
 /// ("ok great, thanks a lot for that"), and a prompt with no frame word at all is a task
-/// ("gw goroutine count keeps climbing"): the floor then judges whether anything in the
-/// memory is about it.
+/// ("gw goroutine count keeps climbing", "tf lock stuck"): the floor then judges whether
+/// anything in the memory is about it.
 const SMALL_TALK_WORDS: usize = 8;
 
 /// Picks the frame of a prompt.
@@ -377,6 +379,7 @@ mod tests {
         // Terse work without a frame word, and work after a word of thanks, are looked
         // up; the floor judges them like any other.
         for work in [
+            "terraform lock stuck",
             "the worker pool keeps growing overnight",
             "ok the emulator reaches the backend now, thanks. but on the phone every call still fails",
             "nice, the handler logs carry the request id now. give the pricing client the same treatment",
