@@ -62,48 +62,92 @@ const SLIPS: &[Slip] = &[
 /// Slips the Bash tool's shell makes fail. "(eval):N:" is how zsh names the command
 /// Claude Code hands it, so the message is the agent's own shell speaking, not output
 /// from another machine reached over ssh.
-const SHELL_SLIPS: &[Slip] = &[(
+const ZSH_SLIPS: &[Slip] = &[(
     "zsh-nomatch",
     "no matches found",
     "list files by pattern with the Glob tool",
     "list files by pattern with the Glob tool or `find`, and quote a pattern meant for a program: the Bash tool's shell is zsh, where a glob that matches nothing is an error (\"no matches found\") that stops the command instead of expanding to nothing",
 )];
 
-/// Slips of `sudo` in the Bash tool, which has no terminal to ask for a password on:
-/// said by sudo itself at the start of a line ("sudo: a terminal is required…"). Its own
-/// advice (`-S`, an askpass helper) would need the password in the agent's hands.
-const SUDO_SLIPS: &[Slip] = &[(
-    "sudo-password",
-    "sudo: a terminal is required|sudo: a password is required|sudo: no tty present",
-    "hand the user commands that need sudo",
-    "don't run commands that need `sudo` in the Bash tool: it has no terminal to ask for the password, so sudo fails; give the user the command to run themselves (in Claude Code, with a leading `!`)",
-)];
+/// What to do instead of sudo in the agent's shell.
+const SUDO_REMEDY: &str = "don't run commands that need `sudo` in the Bash tool: it has no terminal to ask for the password, so sudo fails; give the user the command to run themselves (in Claude Code, with a leading `!`)";
+
+/// Slips of `sudo` in the Bash tool, which has no terminal to ask for a password on.
+/// Its own advice (`-S`, an askpass helper) would need the password in the agent's
+/// hands. Three wordings of one slip.
+const SUDO_SLIPS: &[Slip] = &[
+    (
+        "sudo-password",
+        "sudo: a terminal is required",
+        "hand the user commands that need sudo",
+        SUDO_REMEDY,
+    ),
+    (
+        "sudo-password",
+        "sudo: a password is required",
+        "hand the user commands that need sudo",
+        SUDO_REMEDY,
+    ),
+    (
+        "sudo-password",
+        "sudo: no tty present",
+        "hand the user commands that need sudo",
+        SUDO_REMEDY,
+    ),
+];
+
+/// Slips of the shell the Bash tool runs: what says them, where in the error that
+/// shows, and when the memory applies.
+struct ShellSlips {
+    slips: &'static [Slip],
+    /// Whether the error's text before the words shows the right speaker.
+    said_after: fn(&str) -> bool,
+    trigger: &'static str,
+    speaker: &'static str,
+}
+
+const SHELL_SLIPS: &[ShellSlips] = &[
+    ShellSlips {
+        slips: ZSH_SLIPS,
+        said_after: said_by_the_shell,
+        trigger: "when about to use a wildcard in a shell command",
+        speaker: "zsh said",
+    },
+    ShellSlips {
+        slips: SUDO_SLIPS,
+        // sudo speaks at the start of a line; a log quoting it mid-line is not sudo.
+        said_after: at_line_start,
+        trigger: "when about to run a command with `sudo`",
+        speaker: "said",
+    },
+];
 
 /// How long after a refusal the next call on the file must come to have been made
 /// knowing of it: calls made together (in parallel) are refused together.
 const AFTER_SECONDS: i64 = 2;
 
-/// The slip a refused tool call or a failed shell command made, if it is one we know.
-fn slip_of(obs: &Observation) -> Option<&'static Slip> {
+/// The slip a refused tool call or a failed shell command made, if it is one we know,
+/// and for a shell's slip, its family.
+fn slip_of(obs: &Observation) -> Option<(&'static Slip, Option<&'static ShellSlips>)> {
     let error = obs.error.as_deref()?.to_ascii_lowercase();
     match obs.outcome? {
-        Outcome::ToolError => SLIPS.iter().find(|(_, said, _, _)| error.contains(said)),
-        Outcome::Error if obs.tool.as_ref().is_some_and(|t| t.name() == "Bash") => SHELL_SLIPS
+        Outcome::ToolError => SLIPS
             .iter()
-            .find(|(_, said, _, _)| {
-                error
-                    .match_indices(said)
-                    .any(|(at, _)| said_by_the_shell(&error[..at]))
-            })
-            .or_else(|| {
-                SUDO_SLIPS.iter().find(|(_, said, _, _)| {
-                    said.split('|').any(|one| {
-                        error.match_indices(one).any(|(at, _)| {
-                            at == 0 || error[..at].ends_with(['\n']) || error[..at].ends_with("| ")
-                        })
+            .find(|(_, said, _, _)| error.contains(said))
+            .map(|slip| (slip, None)),
+        Outcome::Error if obs.tool.as_ref().is_some_and(|t| t.name() == "Bash") => {
+            SHELL_SLIPS.iter().find_map(|family| {
+                family
+                    .slips
+                    .iter()
+                    .find(|(_, said, _, _)| {
+                        error
+                            .match_indices(said)
+                            .any(|(at, _)| (family.said_after)(&error[..at]))
                     })
-                })
-            }),
+                    .map(|slip| (slip, Some(family)))
+            })
+        }
         _ => None,
     }
 }
@@ -112,13 +156,14 @@ fn slip_of(obs: &Observation) -> Option<&'static Slip> {
 /// after the refusal, was refused the same way.
 fn not_taught(session: &[Observation], at: usize, kind: &str) -> bool {
     let slip = &session[at];
-    let Some(file) = slip.input.file_path.as_deref() else {
+    let (Some(file), Some(refused)) = (
+        slip.input.file_path.as_deref(),
+        crate::time::parse(&slip.ts),
+    ) else {
         return false;
     };
     let after = |o: &Observation| {
-        crate::time::parse(&o.ts)
-            .zip(crate::time::parse(&slip.ts))
-            .is_some_and(|(t, s)| (t - s).num_seconds() >= AFTER_SECONDS)
+        crate::time::parse(&o.ts).is_some_and(|t| (t - refused).num_seconds() >= AFTER_SECONDS)
     };
     session[at + 1..]
         .iter()
@@ -126,7 +171,12 @@ fn not_taught(session: &[Observation], at: usize, kind: &str) -> bool {
         .filter(|o| o.input.file_path.as_deref() == Some(file))
         .find(|o| after(o))
         .and_then(slip_of)
-        .is_some_and(|(k, ..)| *k == kind)
+        .is_some_and(|((k, ..), _)| *k == kind)
+}
+
+/// Whether the text before a message ends a line (or the error's " | " join of lines).
+fn at_line_start(before: &str) -> bool {
+    before.is_empty() || before.ends_with('\n') || before.ends_with("| ")
 }
 
 /// Whether the text before a message ends in zsh's name for the command it ran,
@@ -146,11 +196,11 @@ pub fn protocol(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Findi
     for session in sessions {
         let mut reported: Vec<&str> = Vec::new();
         for (at, obs) in session.iter().enumerate() {
-            let Some((kind, said, name, remedy)) = slip_of(obs) else {
+            let Some(((kind, said, name, remedy), family)) = slip_of(obs) else {
                 continue;
             };
             let tool = obs.tool.as_ref().map_or("Edit", Tool::name);
-            let shell = tool == "Bash";
+            let shell = family.is_some();
             if reported.contains(kind) || (!shell && !not_taught(session, at, kind)) {
                 continue;
             }
@@ -168,20 +218,14 @@ pub fn protocol(sessions: &[Vec<Observation>], ledger: &mut Ledger) -> Vec<Findi
             }
             let mut f = Finding::seen_in(obs, key, "tooling");
             f.project = None;
-            f.trigger = match (*kind, tool) {
-                ("sudo-password", _) => "when about to run a command with `sudo`".to_string(),
-                _ if shell => "when about to use a wildcard in a shell command".to_string(),
-                (_, "Write") => "when about to write a file with Write".to_string(),
-                _ => format!("when about to edit a file with {tool}"),
+            f.trigger = match (family, tool) {
+                (Some(family), _) => family.trigger.to_string(),
+                (None, "Write") => "when about to write a file with Write".to_string(),
+                (None, _) => format!("when about to edit a file with {tool}"),
             };
             f.action = remedy.to_string();
             f.title = (*name).to_string();
-            let how = match *kind {
-                "sudo-password" => "said",
-                _ if shell => "zsh said",
-                _ => "refused:",
-            };
-            let said = said.split('|').next().unwrap_or(said);
+            let how = family.map_or("refused:", |family| family.speaker);
             // The first report names the sessions that led up to it, so each one the
             // count rests on can be looked up.
             let earlier: Vec<String> = if seen.len() == needed {
