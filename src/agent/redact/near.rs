@@ -158,15 +158,19 @@ fn looks_secret(token: &str) -> bool {
         && ((n >= 8 && kinds >= 3) || (n >= 20 && kinds >= 2 && !symbol) || hex || base32)
 }
 
-/// Whether a token no shape gives away is a secret by what stands right before it: a
-/// password of six digits or more after a word for a password, or twenty lower-case
-/// letters or more after any word for a secret (a generated key in one case).
-fn bare_secret(token: &str, close_before: &str) -> bool {
+/// For a token no shape gives away, the words one of which must stand right before it
+/// for it to be a secret: a password of six digits or more after a word for a password,
+/// or twenty lower-case letters or more after any word for a secret (a generated key in
+/// one case).
+fn bare_secret_words(token: &str) -> Option<&'static [&'static str]> {
     let n = token.chars().count();
-    let digits = n >= 6 && token.chars().all(|c| c.is_ascii_digit());
-    let letters = n >= 20 && token.chars().all(|c| c.is_ascii_lowercase());
-    (digits && PASSWORD_WORDS.iter().any(|w| close_before.contains(w)))
-        || (letters && SECRET_WORDS.iter().any(|w| close_before.contains(w)))
+    if n >= 6 && token.chars().all(|c| c.is_ascii_digit()) {
+        Some(PASSWORD_WORDS)
+    } else if n >= 20 && token.chars().all(|c| c.is_ascii_lowercase()) {
+        Some(SECRET_WORDS)
+    } else {
+        None
+    }
 }
 
 /// Whether the words before a token say its key is no secret: a public key, a cache's
@@ -196,7 +200,10 @@ pub fn near_words(text: &str) -> Option<String> {
             let bare = token.trim_matches(|c: char| {
                 matches!(c, '"' | '\'' | ',' | ';' | ')' | '(' | '，' | '。' | '`')
             });
-            if bare.contains("[REDACTED]") {
+            // Only a token of a secret's shape is worth looking behind.
+            let mixed = looks_secret(bare);
+            let close_words = bare_secret_words(bare);
+            if (!mixed && close_words.is_none()) || bare.contains("[REDACTED]") {
                 continue;
             }
             let reach = |chars: usize| {
@@ -208,8 +215,11 @@ pub fn near_words(text: &str) -> Option<String> {
                 line[from..start].to_lowercase()
             };
             let before = reach(REACH);
-            let secret = (looks_secret(bare) && SECRET_WORDS.iter().any(|w| before.contains(w)))
-                || bare_secret(bare, &reach(CLOSE));
+            let secret = (mixed && SECRET_WORDS.iter().any(|w| before.contains(w)))
+                || close_words.is_some_and(|words| {
+                    let close = reach(CLOSE);
+                    words.iter().any(|w| close.contains(w))
+                });
             if !secret || says_public(&before) {
                 continue;
             }
