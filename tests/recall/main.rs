@@ -255,14 +255,15 @@ fn evaluate(world: &World, set: &str, show: bool) -> (Figures, usize) {
             f.unrelated += 1;
             f.unrelated_injected += usize::from(!ids.is_empty());
         }
+        // What `search` makes of the whole prompt, asked once.
+        let hits = (!p.relevant.is_empty()).then(|| world.searched(p));
         if p.relevant.values().any(|g| *g >= 2) {
             f.answerable += 1;
             let got = ids.iter().any(|id| grade(id) >= 2);
             f.answered += usize::from(got);
             if !got {
                 f.unserved[usize::from(!ids.is_empty())] += 1;
-                let hits = world.searched(p);
-                let rank = hits.iter().position(|h| grade(h) >= 2);
+                let rank = hits.iter().flatten().position(|h| grade(h) >= 2);
                 f.unserved_rank[match rank {
                     Some(0) => 0,
                     Some(1 | 2) => 1,
@@ -277,8 +278,7 @@ fn evaluate(world: &World, set: &str, show: bool) -> (Figures, usize) {
         for id in ids.iter().filter(|id| show && grade(id) == 0) {
             println!("  noise  {} [{}] {:?} -> {id}", p.id, p.project, p.text);
         }
-        if !p.relevant.is_empty() {
-            let hits = world.searched(p);
+        if let Some(hits) = hits {
             let gains: Vec<u32> = hits.iter().map(|h| grade(h)).collect();
             let ours = ndcg(&hits, p);
             let base = ndcg(&world.bm25_or(p), p);
