@@ -492,6 +492,25 @@ fn recall_on_the_ninth_held_out_set() {
 /// stopped framing a longer prompt).
 const HELD_OUT_9_COVERAGE: f64 = 0.36;
 
+/// 48 prompts by a tenth reviewer (`heldout10.toml`: thirty work prompts aimed at
+/// memories earlier sets rarely graded, five in other languages; eight past-work
+/// questions; ten with nothing relevant), written before the round that followed the
+/// ninth and never read since: only its figures are printed.
+#[test]
+fn recall_on_the_tenth_held_out_set() {
+    held_out_held_to(
+        "heldout10.toml",
+        "tenth held-out set (never read)",
+        HELD_OUT_10,
+        false,
+    );
+}
+
+/// Where the tenth set stood when first measured (73% precision, 3 of 10 unrelated
+/// prompts served, 47% of the answerable ones): below the targets and the other sets'
+/// floors, and held there so that it cannot fall further unseen.
+const HELD_OUT_10: (f64, f64, f64) = (0.70, 0.30, 0.44);
+
 fn held_out(set: &str, label: &str) {
     held_out_with(set, label, HELD_OUT.2);
 }
@@ -501,16 +520,18 @@ fn held_out_with(set: &str, label: &str, coverage: f64) {
 }
 
 fn held_out_shown(set: &str, label: &str, coverage: f64, show: bool) {
+    held_out_held_to(set, label, (HELD_OUT.0, HELD_OUT.1, coverage), show);
+}
+
+/// One held-out set, held to `floors` (precision, unrelated share, coverage).
+fn held_out_held_to(set: &str, label: &str, floors: (f64, f64, f64), show: bool) {
+    let (precision, unrelated, coverage) = floors;
     let world = World::new();
     let (f, prompts) = evaluate(&world, set, show);
     f.print(label, prompts);
+    assert!(f.precision() >= precision, "precision {:.2}", f.precision());
     assert!(
-        f.precision() >= HELD_OUT.0,
-        "precision {:.2}",
-        f.precision()
-    );
-    assert!(
-        f.false_rate() <= HELD_OUT.1,
+        f.false_rate() <= unrelated,
         "false injections {:.2}",
         f.false_rate()
     );
