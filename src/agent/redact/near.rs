@@ -119,7 +119,7 @@ const REACH: usize = 48;
 
 /// Whether a token looks like a secret: long enough, and mixed (three kinds of
 /// character), or a long run of hex or base32.
-fn looks_secret(token: &str) -> bool {
+pub(super) fn looks_secret(token: &str) -> bool {
     let n = token.chars().count();
     let lower = token.chars().any(|c| c.is_ascii_lowercase());
     let upper = token.chars().any(|c| c.is_ascii_uppercase());
@@ -132,9 +132,10 @@ fn looks_secret(token: &str) -> bool {
             .chars()
             .all(|c| c.is_ascii_uppercase() || ('2'..='7').contains(&c))
         && digit;
+    // Words, hyphenated or as a path (`Stripe Prod/secret key` in a vault's address).
     let plain_word = token
         .chars()
-        .all(|c| c.is_alphabetic() || c == '-' || c == '\'');
+        .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '/'));
     // A name that says where a secret is (`process.env.GITHUB_TOKEN`, `os.environ[…]`,
     // `secrets.NPM_TOKEN`, `std::env::var(…)`, `WEBHOOK_SECRET`), not one.
     let env_name = token.contains('_')
@@ -175,7 +176,7 @@ fn bare_secret_words(token: &str) -> Option<&'static [&'static str]> {
 
 /// Whether the words before a token say its key is no secret: a public key, a cache's
 /// key ("Cache restored from key: …"), an idempotency or primary key.
-fn says_public(before: &str) -> bool {
+pub(super) fn says_public(before: &str) -> bool {
     before.contains("public")
         || (before.contains("cache") && before.contains("key"))
         || super::value::PUBLIC.iter().any(|p| {
@@ -187,8 +188,8 @@ fn says_public(before: &str) -> bool {
 
 /// Replaces every token that looks like a secret and follows a secret word closely.
 pub fn near_words(text: &str) -> Option<String> {
-    let lower = text.to_lowercase();
-    if !SECRET_WORDS.iter().any(|w| lower.contains(w)) {
+    let spoken = text.to_lowercase().replace(['_', '-'], " ");
+    if !SECRET_WORDS.iter().any(|w| spoken.contains(w)) {
         return None;
     }
     let mut out = String::with_capacity(text.len());
@@ -196,9 +197,12 @@ pub fn near_words(text: &str) -> Option<String> {
     for line in text.split_inclusive('\n') {
         let mut last = 0;
         let mut rebuilt = String::with_capacity(line.len());
-        for (start, token) in tokens(line) {
+        for (start, token) in values(line) {
             let bare = token.trim_matches(|c: char| {
-                matches!(c, '"' | '\'' | ',' | ';' | ')' | '(' | '，' | '。' | '`')
+                matches!(
+                    c,
+                    '"' | '\'' | '\\' | ',' | ';' | ')' | '(' | '，' | '。' | '`'
+                )
             });
             // Only a token of a secret's shape is worth looking behind.
             let mixed = looks_secret(bare);
@@ -215,24 +219,47 @@ pub fn near_words(text: &str) -> Option<String> {
                 line[from..start].to_lowercase()
             };
             let before = reach(REACH);
-            let secret = (mixed && SECRET_WORDS.iter().any(|w| before.contains(w)))
+            // A key's words are joined by `_` or `-` (`mot_de_passe`, `pass_phrase`).
+            let spoken = |s: String| s.replace(['_', '-'], " ");
+            let said = spoken(before.clone());
+            let secret = (mixed && SECRET_WORDS.iter().any(|w| said.contains(w)))
                 || close_words.is_some_and(|words| {
-                    let close = reach(CLOSE);
+                    let close = spoken(reach(CLOSE));
                     words.iter().any(|w| close.contains(w))
                 });
             if !secret || says_public(&before) {
                 continue;
             }
             let at = start + token.find(bare).unwrap_or(0);
+            // Base64's padding goes with its value.
+            let padding = line[at + bare.len()..]
+                .chars()
+                .take_while(|c| *c == '=')
+                .count();
             rebuilt.push_str(&line[last..at]);
             rebuilt.push_str(super::REDACTED);
-            last = at + bare.len();
+            last = at + bare.len() + padding;
             changed = true;
         }
         rebuilt.push_str(&line[last..]);
         out.push_str(&rebuilt);
     }
     changed.then_some(out)
+}
+
+/// The values a line may hold, with their byte offsets: its words, and within a word
+/// what stands apart by `=`, brackets, quotes and commas
+/// (`pass_phrase=X`, `login(key=\"X\")`), so that a key written in the same word counts
+/// as standing before its value.
+/// A word that is ciphertext (SOPS's `ENC[AES256_GCM,data:…]`) holds none.
+fn values(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    tokens(line)
+        .filter(|(_, word)| !word.trim_start_matches(['"', '\'']).starts_with("ENC["))
+        .flat_map(move |(_, word)| {
+            word.split(['=', '(', ')', '"', '\'', ',', ';'])
+                .filter(|t| !t.is_empty())
+                .map(move |t| (t.as_ptr() as usize - line.as_ptr() as usize, t))
+        })
 }
 
 /// The whitespace-separated tokens of a line, with their byte offsets.

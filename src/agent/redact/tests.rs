@@ -379,6 +379,67 @@ fn round_three_look_alikes_survive() {
     }
 }
 
+/// Shapes added in the fourth round, in examples of our own: a key's words joined by
+/// `_`, a value inside a call's escaped quotes, a key file's body under its heading, a
+/// child of a parent that names secrets, BIP32 and Tor keys.
+const FOURTH_SECRETS: &[(&str, &str)] = &[
+    (
+        "[profile]\nsigning_pass_phrase=Quartz-lemon-58-delta",
+        "Quartz-lemon-58-delta",
+    ),
+    ("[db]\nsenha_do_banco = Rv7-Kq2pX~wLm9", "Rv7-Kq2pX~wLm9"),
+    (
+        "\"source\": [\"client.login(key=\\\"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\\\")\"]",
+        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+    ),
+    (
+        "untrusted comment: signify secret key\nRWRCSwAAAACzJBN2gYc3mXgmc9JQvVLwdMt7xKjFBcQ0ErBAbtGwTk3PLZkZTRTg09Ru/qWxR9aMt1Ke",
+        "RWRCSwAAAACzJBN2gYc3mXgmc9JQvVLwdMt7xKjFBcQ0ErBAbtGwTk3PLZkZTRTg09Ru/qWxR9aMt1Ke",
+    ),
+    (
+        "{\n  \"gitlab-token\": {\n    \"git.corp.example\": \"a1b2c3d4e5f60718293a4b5c6d7e8f9012345678\"\n  }\n}",
+        "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678",
+    ),
+    (
+        "registry_credentials:\n  ghcr.io: Zk4pQ9rT2vW7yB1nM6sD8fH3jL5",
+        "Zk4pQ9rT2vW7yB1nM6sD8fH3jL5",
+    ),
+    (
+        "tpub and tprv: tprv8ZgxMBicQKsPd9TeAdPADNnSyH9SSUUbTVeFszDE23Ki6TBB5nCefAdHkK8Fm3qMQR6sHwA56zqRmKmxnHk37JkiFzvncDqoKmPWubu7hDF",
+        "tprv8ZgxMBicQKsPd9TeAdPADNnSyH9SSUUbTVeFszDE23Ki6TBB5nCefAdHkK8Fm3qMQR6sHwA56zqRmKmxnHk37JkiFzvncDqoKmPWubu7hDF",
+    ),
+    (
+        "250-PrivateKey=ED25519-V3:yLSDc8b11PaIHTtNtvi9lNW99IME2mdrO4k381zDkHv//WRUGrkBALBQ9MbHy2SLA/NmfS7YxmcR/FY8toRkoQ==",
+        "yLSDc8b11PaIHTtNtvi9lNW99IME2mdrO4k381zDkHv",
+    ),
+];
+
+/// Look-alikes of the fourth round: a secret's reference under a secret's key, a
+/// vault's address with spaces, ciphertext meant to be committed, a public key file.
+const FOURTH_LOOK_ALIKES: &[&str] = &[
+    "  password:\n    from_secret: smtp_password",
+    "DB_PASSWORD=op://Platform/Postgres Main/password",
+    "config:\n  shop:apiToken:\n    secure: v1:Qm9aU2lnbmVkQ2lwaGVydGV4dEJsb2JIZXJlMTIz",
+    "password: ENC[AES256_GCM,data:Zm9vYmFyYmF6cXV4,iv:bm9uY2U=,tag:dGFnZ2Vk,type:str]",
+    "untrusted comment: minisign public key 5C1D4E2F\nRWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3",
+    "sorted(rows, key=lambda r: r.created_at)",
+];
+
+#[test]
+fn round_four_shapes_are_redacted() {
+    for (text, secret) in FOURTH_SECRETS {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{text} -> {out}");
+    }
+}
+
+#[test]
+fn round_four_look_alikes_survive() {
+    for text in FOURTH_LOOK_ALIKES {
+        assert_eq!(redact(text), *text, "{text}");
+    }
+}
+
 /// A corpus of secrets and look-alikes, redacted: the secrets that survived (by the
 /// entry's position) and the look-alikes that did not.
 struct Measured {
@@ -473,7 +534,7 @@ fn the_held_out_corpus() {
     }
     // What each half reaches now; a regression fails.
     assert!(read.len() <= 3, "{read:#?}");
-    assert!(unread.len() <= 22, "{} missed", unread.len());
+    assert!(unread.len() <= 21, "{} missed", unread.len());
     assert!(m.mangled.is_empty(), "{:#?}", m.mangled);
 }
 
@@ -513,8 +574,8 @@ fn measure_halves(file: &str, label: &str) -> ([usize; 2], [usize; 2]) {
 fn the_second_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus2.toml", "second corpus");
     // First measured at 7 and 11 missed, 5 and 2 mangled; what each half reaches now.
-    assert!(missed[0] <= 3 && missed[1] <= 8, "{missed:?}");
-    assert!(mangled[0] <= 2 && mangled[1] <= 2, "{mangled:?}");
+    assert!(missed[0] <= 3 && missed[1] <= 7, "{missed:?}");
+    assert!(mangled[0] <= 1 && mangled[1] <= 2, "{mangled:?}");
 }
 
 /// A third corpus (`tests/data/secrets/corpus3.toml`), written by a reviewer who never
@@ -526,6 +587,20 @@ fn the_third_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus3.toml", "third corpus");
     // First measured (before this round) at 18 and 18 missed, 1 and 5 mangled; what each
     // half reaches now.
-    assert!(missed[0] == 0 && missed[1] <= 12, "{missed:?}");
+    assert!(missed[0] == 0 && missed[1] <= 10, "{missed:?}");
     assert!(mangled[0] == 0 && mangled[1] <= 5, "{mangled:?}");
+}
+
+/// A fourth corpus (`tests/data/secrets/corpus4.toml`), written by a reviewer who never
+/// read these rules, of systems and wrappers the first three do not have (CI servers and
+/// package managers' auth files, less common databases and cloud CLIs, config keys in
+/// other languages, history lines, unusual key formats, recovery codes, reversible router
+/// passwords).
+#[test]
+fn the_fourth_held_out_corpus() {
+    let (missed, mangled) = measure_halves("corpus4.toml", "fourth corpus");
+    // First measured (before this round) at 7 and 10 missed, 1 and 1 mangled; what each
+    // half reaches now.
+    assert!(missed[0] == 0 && missed[1] <= 6, "{missed:?}");
+    assert!(mangled[0] == 0 && mangled[1] <= 2, "{mangled:?}");
 }

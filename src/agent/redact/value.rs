@@ -88,12 +88,16 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
         "cmd",
         "dir",
         "store",
+        "ref",
     ];
-    let about = ABOUT.iter().any(|a| {
-        key.ends_with(&format!("_{a}"))
-            || key.ends_with(&format!("-{a}"))
-            || key.ends_with(&format!(".{a}"))
-    });
+    // `from_secret: registry_password`, `secret_ref`: where the secret comes from.
+    let from = key.starts_with("from_") || key.starts_with("from-");
+    let about = from
+        || ABOUT.iter().any(|a| {
+            key.ends_with(&format!("_{a}"))
+                || key.ends_with(&format!("-{a}"))
+                || key.ends_with(&format!(".{a}"))
+        });
     let public = PUBLIC.iter().any(|p| {
         key.ends_with(&format!("{p}_key"))
             || key.ends_with(&format!("{p}-key"))

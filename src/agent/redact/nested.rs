@@ -1,0 +1,123 @@
+//! Secrets whose word stands on another line: a key under a parent that names secrets
+//! (Composer's `"bearer": { "repo.example.com": "…" }`, `credentials:` then
+//! `github.com: …`), and a key file's body under its heading ("untrusted comment:
+//! minisign encrypted secret key").
+
+use super::near::{looks_secret, says_public};
+
+/// Words of a parent key whose children are secrets, not settings (`key` alone is not
+/// one: `keys:` may list fingerprints).
+const PARENT_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "secret",
+    "token",
+    "credential",
+    "bearer",
+    "oauth",
+    "auth",
+    "api key",
+    "apikey",
+    "private",
+];
+
+/// Words of a heading whose next line is a key's body.
+const HEADING_WORDS: &[&str] = &["secret key", "private key"];
+
+/// The shortest body taken under a heading: a key, not a word.
+const MIN_BODY: usize = 40;
+
+/// Replaces every value under a secret-naming parent or heading; `None` when none.
+pub fn under_secret_names(text: &str) -> Option<String> {
+    let lower = text.to_lowercase().replace(['_', '-'], " ");
+    if !PARENT_WORDS.iter().any(|w| lower.contains(w)) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    // Open parents, by indentation: (indent, whether its key names secrets).
+    let mut parents: Vec<(usize, bool)> = Vec::new();
+    let mut heading = false;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end();
+        let trimmed = body.trim_start();
+        if trimmed.is_empty() {
+            out.push_str(line);
+            continue;
+        }
+        let indent = body.len() - trimmed.len();
+        while parents.last().is_some_and(|(i, _)| *i >= indent) {
+            parents.pop();
+        }
+        let under_secret = parents.last().is_some_and(|(_, secret)| *secret);
+        let redacted = if heading && is_key_body(trimmed) {
+            Some(line.replacen(trimmed, super::REDACTED, 1))
+        } else if under_secret {
+            child_value(line)
+        } else {
+            None
+        };
+        let spoken = trimmed.to_lowercase().replace(['_', '-'], " ");
+        heading = HEADING_WORDS.iter().any(|w| spoken.contains(w)) && !says_public(&spoken);
+        if let Some(key) = opens_object(trimmed) {
+            let key = key.to_lowercase().replace(['_', '-'], " ");
+            let secret = PARENT_WORDS.iter().any(|w| key.contains(w)) && !says_public(&key);
+            parents.push((indent, secret));
+        }
+        match redacted {
+            Some(replaced) => {
+                out.push_str(&replaced);
+                changed = true;
+            }
+            None => out.push_str(line),
+        }
+    }
+    changed.then_some(out)
+}
+
+/// A line that is one long run of a key's characters (base64 or hex).
+fn is_key_body(line: &str) -> bool {
+    line.len() >= MIN_BODY
+        && line
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='))
+        && looks_secret(line)
+}
+
+/// The key of a line that opens a mapping: `"bearer": {`, `credentials:`.
+fn opens_object(line: &str) -> Option<&str> {
+    let rest = line.strip_suffix('{').unwrap_or(line).trim_end();
+    let key = rest.strip_suffix(':')?.trim();
+    let key = key.trim_matches(['"', '\'']);
+    (!key.is_empty() && key.len() < 40).then_some(key)
+}
+
+/// `key: value` or `"key": "value",` with a value of a secret's shape, redacted.
+fn child_value(line: &str) -> Option<String> {
+    let (key, value) = line.split_once([':', '='])?;
+    let key = key.trim().trim_matches(['"', '\'']);
+    if key.is_empty() || key.contains(char::is_whitespace) {
+        return None;
+    }
+    let bare = value.trim().trim_end_matches(',').trim_matches(['"', '\'']);
+    // A value labelled as ciphertext (Pulumi's `secure: v1:…`, `encrypted: …`) is meant
+    // to be committed; a child named as an id, a type or a public key is no secret.
+    let lower = key.to_ascii_lowercase();
+    let ciphertext = ["secure", "encrypted", "enc", "ciphertext", "sealed"]
+        .iter()
+        .any(|c| lower == *c || lower.starts_with(&format!("{c}_")));
+    if ciphertext
+        || !looks_secret(bare)
+        || !super::value::is_secret_value(key, bare)
+        || bare.contains(super::REDACTED)
+    {
+        return None;
+    }
+    let at = line.len() - value.len() + value.find(bare)?;
+    Some(format!(
+        "{}{}{}",
+        &line[..at],
+        super::REDACTED,
+        &line[at + bare.len()..]
+    ))
+}
