@@ -11,6 +11,7 @@ use regex::Regex;
 
 mod email;
 mod near;
+mod nested;
 mod shape;
 mod value;
 
@@ -106,7 +107,7 @@ const RULES: &[Rule] = &[
             "auth",
             "credential",
         ],
-        pattern: r#"(?i)(?P<k>\b[a-z0-9_.-]*(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|accountkey|credentials?|auth[_-]?token|authorization)(?:[_.-][a-z0-9_.-]*)?["']?\s*(?:=>|[=:])\s*(?:bearer\s+|basic\s+)?)(?P<v>[bBrR]{1,2}"[^"\n]*"|[bBrR]{1,2}'[^'\n]*'|"[^"$<\n][^"\n]*(?:"|(?m:$))|'[^'$<\n][^'\n]*(?:'|(?m:$))|[^\s&;,'"$<{][^\s&;,'"]*)"#,
+        pattern: r#"(?i)(?P<k>\b[a-z0-9_.-]*(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|accountkey|credentials?|auth[_-]?token|authorization)(?:[_.-][a-z0-9_.-]*)?["']?\s*(?:=>|[=:])[ \t]*(?:bearer\s+|basic\s+)?)(?P<v>[bBrR]{1,2}"[^"\n]*"|[bBrR]{1,2}'[^'\n]*'|"[^"$<\n][^"\n]*(?:"|(?m:$))|'[^'$<\n][^'\n]*(?:'|(?m:$))|[^\s&;,'"$<{][^\s&;,'"]*)"#,
         replace: "${k}[REDACTED]",
     },
     Rule {
@@ -229,6 +230,14 @@ const RULES: &[Rule] = &[
         replace: "${k}[REDACTED]@",
     },
     Rule {
+        // Key formats of their own: a BIP32 extended private key (`xprv…`, `tprv…`,
+        // `zprv…`) and a Tor onion service's key as its control port takes and prints it
+        // (`ED25519-V3:…`, `RSA1024:…`).
+        prefilter: &["prv", "ed25519-v3:", "rsa1024:"],
+        pattern: r"\b(?:[xtyzuvYZUV]prv[1-9A-HJ-NP-Za-km-z]{100,112}\b|(?:ED25519-V3|RSA1024):[A-Za-z0-9+/]{40,}={0,2})",
+        replace: REDACTED,
+    },
+    Rule {
         // Password hashes: crypt(3) (`$6$…`, `$y$…`, `$2b$…`, `$argon2id$…`) and LDAP's.
         prefilter: &[
             "$1$", "$2", "$5$", "$6$", "$y$", "$gy$", "$7$", "$argon2", "{ssha", "{sha", "{crypt",
@@ -314,7 +323,7 @@ const RULES: &[Rule] = &[
         // `SMTP_PASS`, `ansible_ssh_pass`, `DD_APP_KEY`, `SESSION_KEY`, `"auth"`,
         // `sessionid`, `seed`.
         prefilter: &["pass", "_key", "auth", "session", "seed", "sid"],
-        pattern: r#"(?i)(?P<k>(?:^|[\s"'{,;(])["']?(?:[a-z0-9_.-]*[_.-])?(?:pass|key|auth|sessionid|session_id|sid|seed)["']?\s*[=:]\s*)(?P<v>"[^"$<\n][^"\n]*"|'[^'$<\n][^'\n]*'|[^\s&;,'"$<{][^\s&;,'"]*)"#,
+        pattern: r#"(?i)(?P<k>(?:^|[\s"'{,;(])["']?(?:[a-z0-9_.-]*[_.-])?(?:pass|key|auth|sessionid|session_id|sid|seed)["']?\s*[=:][ \t]*)(?P<v>"[^"$<\n][^"\n]*"|'[^'$<\n][^'\n]*'|[^\s&;,'"$<{][^\s&;,'"]*)"#,
         replace: "${k}[REDACTED]",
     },
 ];
@@ -362,6 +371,7 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         near::printed_secret,
         near::app_password,
         near::near_words,
+        nested::under_secret_names,
         shape::prefixed_keys,
     ] {
         if let Some(replaced) = find(&out) {
