@@ -150,6 +150,33 @@ fn past_work_questions_third_set() {
     assert!(read.misdated + never.misdated <= 2);
 }
 
+/// A fourth set (`past_questions4.toml`: phrasings after a break, slang, the agent's own
+/// last work, 52 of 120 in fifteen other languages or mixed), split the same way.
+#[test]
+fn past_work_questions_fourth_set() {
+    let (_m, index) = memory();
+    let (read, never) = halves(include_str!(
+        "../../../tests/data/recall/past_questions4.toml"
+    ));
+    let read = judge(&read, &index, true);
+    let never = judge(&never, &index, false);
+    // Before any of it was read: 17 and 15 of 30 questions missed, 1 and 2 of 30
+    // look-alikes taken, 2 and 1 misdated.
+    assert!(read.missed <= 2, "read half: missed {}", read.missed);
+    assert!(read.wrong <= 2, "read half: wrongly taken {}", read.wrong);
+    assert!(
+        never.missed <= 11,
+        "never-read half: missed {}",
+        never.missed
+    );
+    assert!(
+        never.wrong <= 4,
+        "never-read half: wrongly taken {}",
+        never.wrong
+    );
+    assert!(read.misdated + never.misdated <= 2);
+}
+
 /// The even and the odd entries of a set, each a set of its own.
 fn halves(set: &str) -> (String, String) {
     let mut parts = set.split("[[q]]");

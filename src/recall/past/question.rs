@@ -81,7 +81,9 @@ impl Phrases {
                 let letter = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '\'');
                 // "last night's session": a possessive ends the cue.
                 let ends = !letter(after) || text[end..].starts_with("'s");
-                if anywhere || (!letter(before) && (prefix || ends)) {
+                // An elided article before a cue ("l'ultima volta") is no letter of it.
+                let joined = before.is_some_and(char::is_alphanumeric);
+                if anywhere || (!joined && (prefix || ends)) {
                     let end = if prefix {
                         end + text[end..]
                             .find(|c: char| !c.is_alphanumeric())
@@ -168,7 +170,10 @@ pub fn question(
         phrased_anywhere |= phrased;
         let cued = cues().found(clause);
         marks.extend(cued.iter().cloned());
-        let topic = names_a_topic(&without(clause, &marks), project, topical);
+        // The words of a request ("fill me in", "sitrep") name no topic either.
+        let mut said = marks.clone();
+        said.extend(ask_anywhere().found(clause));
+        let topic = names_a_topic(&without(clause, &said), project, topical);
         if marks.is_empty() || asks_how_or_why(clause) {
             if topic && clause.trim_end().ends_with(['?', '？']) {
                 return None;
@@ -230,11 +235,42 @@ fn chat_spellings(lower: &str) -> String {
             "what'd" | "whatd" => "what did",
             "where'd" | "whered" => "where did",
             "mornin" => "morning",
-            _ => bare,
+            "nite" => "night",
+            "tonite" => "tonight",
+            "thurs" | "thur" => "thursday",
+            "tues" => "tuesday",
+            "weds" => "wednesday",
+            _ => untyped(bare),
         });
         out.push_str(&word[bare.len()..]);
     }
     out
+}
+
+/// The words past-work questions are made of, as typed with two letters swapped
+/// ("wehre did we laeve it"): the word meant.
+fn untyped(word: &str) -> &str {
+    const MEANT: &[&str] = &[
+        "where",
+        "leave",
+        "left",
+        "last",
+        "what",
+        "were",
+        "yesterday",
+        "stopped",
+        "session",
+        "pending",
+    ];
+    let swapped = |meant: &str| {
+        let (a, b) = (word.as_bytes(), meant.as_bytes());
+        a.len() == b.len()
+            && a != b
+            && (0..a.len().saturating_sub(1)).any(|i| {
+                a[i] == b[i + 1] && a[i + 1] == b[i] && a[..i] == b[..i] && a[i + 2..] == b[i + 2..]
+            })
+    };
+    MEANT.iter().find(|m| swapped(m)).copied().unwrap_or(word)
 }
 
 /// The prompt's clauses, each with the mark that ends it: sentences, and the parts of a

@@ -71,6 +71,12 @@ pub(super) const YESTERDAY: &[&str] = &[
     "gisteren",
     "вчера",
     "어제",
+    "dün",
+    "wczoraj",
+    "hôm qua",
+    "kemarin",
+    "kal",
+    "कल",
 ];
 
 /// Today.
@@ -89,6 +95,13 @@ pub(super) const TODAY: &[&str] = &[
     "stamattina",
     "vandaag",
     "vanochtend",
+    "dziś",
+    "dzisiaj",
+    "bugün",
+    "hôm nay",
+    "hari ini",
+    "aaj",
+    "आज",
     "сегодня",
     "오늘",
     "今天",
@@ -98,6 +111,12 @@ pub(super) const TODAY: &[&str] = &[
 
 /// The last days or week.
 pub(super) const RECENT_DAYS: &[&str] = &[
+    "geçen hafta",
+    "w zeszłym tygodniu",
+    "tuần trước",
+    "minggu lalu",
+    "pichle hafte",
+    "पिछले हफ्ते",
     "last week",
     "this week",
     "past week",

@@ -60,7 +60,7 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ),
     (
         "what ",
-        r"what (was|were|am|are) (i|we) (doing|working on|up to|in the middle of)",
+        r"what (was|were|am|are) (i|we|you) (doing|working on|up to|in the middle of)",
     ),
     // "what were we fixing", "what was i building": past, so not "what am i missing".
     ("what ", r"what (was|were) (i|we) [a-z]+ing\b"),
@@ -83,6 +83,10 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ("what ", r"what (got|came) (done|out of)"),
     (" off", r"where (did )?(we|i) (break|broke) off"),
     (" left", r"where (things|we|it) (were|was) left"),
+    (
+        " left",
+        r"where (we|i|you) left (things|it|stuff|everything)",
+    ),
     ("never got", r"never got (around )?to\b"),
     (
         "didn't|did not|never",
@@ -148,6 +152,15 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ("到哪", r"(弄|做|改)到哪"),
     ("到哪一步", r"到哪一步"),
     ("어디까지", r"어디까지"),
+    // Turkish, Polish, Vietnamese, Indonesian, Hinglish.
+    ("nerede ", r"nerede (kalmıştık|kalmistik|kaldık|kaldik)"),
+    (
+        "na czym",
+        r"na czym (skończyliśmy|skonczylismy|stanęliśmy|stanelismy)",
+    ),
+    ("đến đâu", r"(làm|đang) đến đâu"),
+    ("sampai mana", r"sampai mana"),
+    ("kya k", r"kya (kiya|kia|kara) (tha|the)"),
 ];
 
 // The cues and asks below are literal phrases, matched whole (a trailing `*`: as the
@@ -195,6 +208,11 @@ pub(super) const CUES: &[&str] = &[
     "latest thing|things|work|changes",
     "recent sessions|work|changes",
     "open threads",
+    "when|where we stopped",
+    "you|we were working on",
+    "since we last",
+    "since last time",
+    "before the|my holidays|holiday|break|vacation|trip|leave",
     // French
     "hier",
     "dernière|derniere session|séance|seance|fois",
@@ -252,14 +270,45 @@ pub(super) const CUES: &[&str] = &[
     "в прошлый раз",
     "на прошлой неделе",
     "прошлой сессии",
+    "висит|висят|висело",
+    "незаконченн*",
+    "до этого",
     "не доделали|закончили",
+    // Turkish
+    "en son",
+    "geçen|gecen sefer|hafta|oturum*",
+    "dün",
+    "yarım kal*",
+    // Polish
+    "ostatnio",
+    "wczoraj",
+    "dziś|dzis rano",
+    "ostatni* sesj*|raz*",
+    "niedokończon*",
+    "w zeszłym tygodniu",
+    // Vietnamese
+    "lần trước",
+    "hôm qua",
+    "tuần trước",
+    "chưa xong",
+    // Indonesian
+    "sesi sebelumnya|terakhir",
+    "terakhir kali",
+    "kemarin",
+    "minggu lalu",
+    "belum selesai",
+    // Hindi, and Hinglish
+    "pichle|pichli session|baar|hafte",
+    "adhura|adhoora|adhure|adhuri",
+    "पिछली|पिछले बार|सेशन|हफ्ते",
+    "अधूरा|अधूरे",
     // Korean: spaced words, but no topic is told apart in them.
     "지난번|지난|어제|지난주|남아있*",
     "안 끝난",
     "못 끝낸",
     "lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo",
     // Chinese, Japanese: no spaces, so matched anywhere.
-    "上次|上一次|昨天|上週|上周|最近|回顾|回顧|没完成|沒完成|未完成|没做完|沒做完|待办|待辦|前回|昨日|先週|未完了|続き|この前|上午|没弄完|沒弄完|振り返|그동안|하던",
+    "上次|上一次|昨天|上週|上周|最近|回顾|回顧|没完成|沒完成|未完成|没做完|沒做完|待办|待辦|前回|昨日|先週|未完了|続き|この前|上午|没弄完|沒弄完|振り返|그동안|하던|週末|やり残",
 ];
 
 /// A question put with a question word first (after any punctuation).
@@ -298,6 +347,14 @@ pub(super) const ASK_ANYWHERE: &[&str] = &[
     "sum up",
     "remind me",
     "refresh my memory",
+    "fill me|us in",
+    "sitrep",
+    "bring me|us up to speed",
+    "kya|batao",
+    "neler|nerede",
+    "czy|gdzie",
+    "gì|đâu",
+    "apa|mana",
     "reprends|reprenons|continuons|fais-moi|résume",
     "weiter|fortsetzen|fass|zusammen",
     "sigamos|continuemos|continúa|continua|hazme|resumen",
