@@ -1,7 +1,8 @@
 //! The words of past-work questions: the phrases that ask one, the cues of an earlier
 //! time or of work left open, and the filler that names no topic. English, and the
 //! languages of the people whose sessions we have read (Chinese, French, German,
-//! Spanish), with Japanese, Portuguese, Italian, Dutch, Russian and Korean.
+//! Spanish), with Japanese, Portuguese, Italian, Dutch, Russian, Korean, Turkish,
+//! Polish, Vietnamese, Indonesian and Hindi.
 
 /// The first words of a question that asks how or why: it wants an explanation, not a
 /// recap, even when it says "last time" ("how do I see why it died last time?").
