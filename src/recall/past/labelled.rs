@@ -127,54 +127,67 @@ fn past_work_questions_a_reviewer_labelled() {
 /// their counts are printed.
 #[test]
 fn past_work_questions_third_set() {
-    let (_m, index) = memory();
-    let (read, never) = halves(include_str!(
-        "../../../tests/data/recall/past_questions3.toml"
-    ));
-    let read = judge(&read, &index, true);
-    let never = judge(&never, &index, false);
     // Before any of it was read, the classifier missed 27 of 30 questions of the
     // read half and 24 of 30 of the other, and took no look-alike.
-    assert!(read.missed <= 6, "read half: missed {}", read.missed);
-    assert!(read.wrong <= 5, "read half: wrongly taken {}", read.wrong);
-    assert!(
-        never.missed <= 18,
-        "never-read half: missed {}",
-        never.missed
+    split_set_holds(
+        include_str!("../../../tests/data/recall/past_questions3.toml"),
+        Limits {
+            read_missed: 6,
+            read_wrong: 5,
+            never_missed: 18,
+            never_wrong: 3,
+            misdated: 2,
+        },
     );
-    assert!(
-        never.wrong <= 3,
-        "never-read half: wrongly taken {}",
-        never.wrong
-    );
-    assert!(read.misdated + never.misdated <= 2);
 }
 
 /// A fourth set (`past_questions4.toml`: phrasings after a break, slang, the agent's own
 /// last work, 52 of 120 in fifteen other languages or mixed), split the same way.
 #[test]
 fn past_work_questions_fourth_set() {
-    let (_m, index) = memory();
-    let (read, never) = halves(include_str!(
-        "../../../tests/data/recall/past_questions4.toml"
-    ));
-    let read = judge(&read, &index, true);
-    let never = judge(&never, &index, false);
     // Before any of it was read: 17 and 15 of 30 questions missed, 1 and 2 of 30
     // look-alikes taken, 2 and 1 misdated.
-    assert!(read.missed <= 2, "read half: missed {}", read.missed);
-    assert!(read.wrong <= 2, "read half: wrongly taken {}", read.wrong);
-    assert!(
-        never.missed <= 11,
-        "never-read half: missed {}",
-        never.missed
+    split_set_holds(
+        include_str!("../../../tests/data/recall/past_questions4.toml"),
+        Limits {
+            read_missed: 2,
+            read_wrong: 2,
+            never_missed: 11,
+            never_wrong: 4,
+            misdated: 2,
+        },
     );
-    assert!(
-        never.wrong <= 4,
-        "never-read half: wrongly taken {}",
-        never.wrong
-    );
-    assert!(read.misdated + never.misdated <= 2);
+}
+
+/// What a split set's halves may miss and wrongly take at most, and misdate together.
+struct Limits {
+    read_missed: usize,
+    read_wrong: usize,
+    never_missed: usize,
+    never_wrong: usize,
+    misdated: usize,
+}
+
+/// Judges a set's read half (its misses printed) and its never-read half (counts only)
+/// against `limits`.
+fn split_set_holds(set: &str, limits: Limits) {
+    let (_m, index) = memory();
+    let (read, never) = halves(set);
+    let read = judge(&read, &index, true);
+    let never = judge(&never, &index, false);
+    for (what, got, most) in [
+        ("read half: missed", read.missed, limits.read_missed),
+        ("read half: wrongly taken", read.wrong, limits.read_wrong),
+        ("never-read half: missed", never.missed, limits.never_missed),
+        (
+            "never-read half: wrongly taken",
+            never.wrong,
+            limits.never_wrong,
+        ),
+    ] {
+        assert!(got <= most, "{what} {got}");
+    }
+    assert!(read.misdated + never.misdated <= limits.misdated);
 }
 
 /// The even and the odd entries of a set, each a set of its own.
