@@ -151,7 +151,7 @@ fn past_work_questions_fourth_set() {
         include_str!("../../../tests/data/recall/past_questions4.toml"),
         Limits {
             read_missed: 2,
-            read_wrong: 2,
+            read_wrong: 1,
             never_missed: 11,
             never_wrong: 4,
             misdated: 2,

@@ -324,6 +324,39 @@ fn names_a_topic(text: &str, project: &str, topical: &dyn Fn(&str) -> bool) -> b
             names(w) && (!w.contains('-') || w.split('-').any(names))
         })
         || katakana_word(text)
+        || names_a_file(text)
+}
+
+/// Whether the words name a file, which is a topic even when the memory has nothing on
+/// it: a name with a source file's extension (`main.go`, `flake.nix`) or a build file
+/// (`Dockerfile`, `Makefile`).
+fn names_a_file(text: &str) -> bool {
+    const EXTENSIONS: &[&str] = &[
+        "rs", "go", "py", "ts", "tsx", "js", "jsx", "rb", "java", "kt", "swift", "c", "h", "cpp",
+        "cs", "php", "nix", "sh", "toml", "yaml", "yml", "json", "sql", "tf", "md", "css", "html",
+        "vue", "lua",
+    ];
+    const BUILD_FILES: &[&str] = &[
+        "dockerfile",
+        "containerfile",
+        "makefile",
+        "justfile",
+        "taskfile",
+        "jenkinsfile",
+        "gemfile",
+        "podfile",
+        "procfile",
+        "rakefile",
+        "brewfile",
+        "vagrantfile",
+    ];
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | '?' | '!' | '(' | ')' | '`'))
+        .map(|w| w.trim_end_matches('.'))
+        .any(|w| {
+            BUILD_FILES.contains(&w)
+                || w.rsplit_once('.')
+                    .is_some_and(|(stem, ext)| !stem.is_empty() && EXTENSIONS.contains(&ext))
+        })
 }
 
 /// Whether an English word reads as an adverb or a past form ("actually", "shipped",
