@@ -186,10 +186,16 @@ pub(super) fn says_public(before: &str) -> bool {
         })
 }
 
+/// Text as the words for a secret are matched in: lower case, with a key's words joined
+/// by `_` or `-` read apart (`mot_de_passe`, `pass_phrase`).
+pub(super) fn spoken(text: &str) -> String {
+    text.to_lowercase().replace(['_', '-'], " ")
+}
+
 /// Replaces every token that looks like a secret and follows a secret word closely.
 pub fn near_words(text: &str) -> Option<String> {
-    let spoken = text.to_lowercase().replace(['_', '-'], " ");
-    if !SECRET_WORDS.iter().any(|w| spoken.contains(w)) {
+    let said = spoken(text);
+    if !SECRET_WORDS.iter().any(|w| said.contains(w)) {
         return None;
     }
     let mut out = String::with_capacity(text.len());
@@ -219,12 +225,10 @@ pub fn near_words(text: &str) -> Option<String> {
                 line[from..start].to_lowercase()
             };
             let before = reach(REACH);
-            // A key's words are joined by `_` or `-` (`mot_de_passe`, `pass_phrase`).
-            let spoken = |s: String| s.replace(['_', '-'], " ");
-            let said = spoken(before.clone());
+            let said = spoken(&before);
             let secret = (mixed && SECRET_WORDS.iter().any(|w| said.contains(w)))
                 || close_words.is_some_and(|words| {
-                    let close = spoken(reach(CLOSE));
+                    let close = spoken(&reach(CLOSE));
                     words.iter().any(|w| close.contains(w))
                 });
             if !secret || says_public(&before) {

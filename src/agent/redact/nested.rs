@@ -3,7 +3,7 @@
 //! `github.com: …`), and a key file's body under its heading ("untrusted comment:
 //! minisign encrypted secret key").
 
-use super::near::{looks_secret, says_public};
+use super::near::{looks_secret, says_public, spoken};
 
 /// Words of a parent key whose children are secrets, not settings (`key` alone is not
 /// one: `keys:` may list fingerprints).
@@ -29,8 +29,8 @@ const MIN_BODY: usize = 40;
 
 /// Replaces every value under a secret-naming parent or heading; `None` when none.
 pub fn under_secret_names(text: &str) -> Option<String> {
-    let lower = text.to_lowercase().replace(['_', '-'], " ");
-    if !PARENT_WORDS.iter().any(|w| lower.contains(w)) {
+    let said = spoken(text);
+    if !PARENT_WORDS.iter().any(|w| said.contains(w)) {
         return None;
     }
     let mut out = String::with_capacity(text.len());
@@ -57,10 +57,10 @@ pub fn under_secret_names(text: &str) -> Option<String> {
         } else {
             None
         };
-        let spoken = trimmed.to_lowercase().replace(['_', '-'], " ");
-        heading = HEADING_WORDS.iter().any(|w| spoken.contains(w)) && !says_public(&spoken);
+        let line_said = spoken(trimmed);
+        heading = HEADING_WORDS.iter().any(|w| line_said.contains(w)) && !says_public(&line_said);
         if let Some(key) = opens_object(trimmed) {
-            let key = key.to_lowercase().replace(['_', '-'], " ");
+            let key = spoken(key);
             let secret = PARENT_WORDS.iter().any(|w| key.contains(w)) && !says_public(&key);
             parents.push((indent, secret));
         }
