@@ -3,11 +3,13 @@
 //! numbers, versions and hashes cleaned (`tokens`); and developer shorthand with its
 //! other spellings (`vocabulary`).
 
+mod language;
 mod tokens;
 mod vocabulary;
 
 use super::Index;
 
+pub use language::{Foreign, foreign, unspaced};
 pub use tokens::cleaned;
 pub use vocabulary::{named_in as groups_named_in, spellings as group_spellings};
 
@@ -221,14 +223,17 @@ const STOPWORDS: &[&str] = &[
 ];
 
 /// The words of a query or prompt to look up: stemmed like the index, without
-/// stopwords, duplicates gone, at most 64.
+/// stopwords (a prompt in another language without that language's too), duplicates
+/// gone, at most 64.
 pub fn query_words(index: &Index, text: &str) -> Vec<String> {
+    let foreign = foreign(text);
     let kept: String = text
         .split_whitespace()
         .map(url_words)
         .filter(|w| {
             let bare = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
             !STOPWORDS.contains(&bare.to_lowercase().as_str())
+                && !foreign.as_ref().is_some_and(|f| f.is_function_word(bare))
         })
         .collect::<Vec<_>>()
         .join(" ");

@@ -187,7 +187,7 @@ const IN_GENERAL: &[&str] = &[
 fn asked_in_general(prompt: &str, frame: Frame) -> bool {
     let lower = prompt.to_lowercase();
     matches!(frame, Frame::Question | Frame::Decision)
-        && prompt.split_whitespace().count() <= 30
+        && word_count(prompt) <= 30
         && IN_GENERAL.iter().any(|m| {
             lower
                 .match_indices(m)
@@ -207,6 +207,21 @@ pub const MIN_WORDS: usize = 3;
 /// anything in the memory is about it.
 const SMALL_TALK_WORDS: usize = 8;
 
+/// How many words a prompt has. Chinese and Japanese put no spaces between words, so a
+/// run of their characters counts a word for every two ("设置页面加一个开关" is a
+/// request of several words, not one word).
+fn word_count(text: &str) -> usize {
+    text.split_whitespace()
+        .map(|w| {
+            let unspaced = w
+                .chars()
+                .filter(|c| crate::index::words::unspaced(*c))
+                .count();
+            usize::from(unspaced < w.chars().count()) + unspaced.div_ceil(2)
+        })
+        .sum()
+}
+
 /// Picks the frame of a prompt.
 pub fn frame(prompt: &str) -> Frame {
     let lower = prompt.to_lowercase();
@@ -221,11 +236,12 @@ pub fn frame(prompt: &str) -> Frame {
         })
         .collect();
     let words: Vec<&str> = cleaned.split_whitespace().collect();
+    let length = word_count(&cleaned);
     let padded = format!(" {} ", words.join(" "));
     let mut best = (0, Frame::Conversation);
     // FRAMES is in priority order, so a later frame wins only with strictly more points.
     for (frame, patterns) in FRAMES {
-        if *frame == Frame::Conversation && words.len() >= SMALL_TALK_WORDS {
+        if *frame == Frame::Conversation && length >= SMALL_TALK_WORDS {
             continue;
         }
         let points: usize = patterns
@@ -255,7 +271,7 @@ pub fn frame(prompt: &str) -> Frame {
     if matches!(best.1, Frame::Conversation) && looks_like_output(prompt) {
         return Frame::Debug;
     }
-    if best.0 == 0 && words.len() >= MIN_WORDS {
+    if best.0 == 0 && length >= MIN_WORDS {
         return Frame::Task;
     }
     best.1
@@ -280,7 +296,7 @@ pub fn admit(prompt: &str) -> Result<Frame, &'static str> {
     if trimmed.starts_with('/') || trimmed.starts_with('!') {
         return Err("command");
     }
-    if trimmed.split_whitespace().count() < MIN_WORDS {
+    if word_count(trimmed) < MIN_WORDS {
         return Err("short");
     }
     match frame(trimmed) {
@@ -386,5 +402,10 @@ mod tests {
         ] {
             assert!(admit(work).is_ok(), "{work}");
         }
+        // Chinese and Japanese have no spaces: a request of a dozen characters is a
+        // request, not one word; two characters are still too short to look up.
+        assert!(admit("把缓存的过期时间改成五分钟，然后重新部署到测试环境").is_ok());
+        assert!(admit("設定画面にダークモードの切り替えを追加して").is_ok());
+        assert_eq!(admit("好的"), Err("short"));
     }
 }

@@ -55,6 +55,9 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[
             && reach.df(word) as f64 > COMMON_SHARE * reach.total
     };
     let cleaned = words::cleaned(text);
+    // In another language, a word the memory lacks is most likely that language's word
+    // for something, not a topic the memory has never seen, and no slip of the keyboard.
+    let foreign = words::foreign(&cleaned).is_some();
     let named = words::groups_named_in(index, &cleaned);
     let mut weighed_groups: Vec<usize> = Vec::new();
     let mut corrected = 0;
@@ -71,13 +74,15 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[
                     words::group_spellings(index, g).to_vec(),
                 )
             }
-            None if df_of(&w) == 0 && corrected < MAX_CORRECTIONS => match typo_fix(&w, &df_of) {
-                Some((fix, _)) => {
-                    corrected += 1;
-                    (n, vec![fix])
+            None if df_of(&w) == 0 && !foreign && corrected < MAX_CORRECTIONS => {
+                match typo_fix(&w, &df_of) {
+                    Some((fix, _)) => {
+                        corrected += 1;
+                        (n, vec![fix])
+                    }
+                    None => (n, vec![w.clone()]),
                 }
-                None => (n, vec![w.clone()]),
-            },
+            }
             None => (n, vec![w.clone()]),
         };
         let seen: Vec<(String, u64)> = spellings
@@ -91,7 +96,11 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[
         if seen.is_empty() {
             // Numbers and one-letter leftovers say little either way.
             if w.len() > 2 && !w.chars().all(|c| c.is_ascii_digit()) {
-                weight += rarest;
+                weight += if foreign {
+                    rarest * FOREIGN_UNKNOWN
+                } else {
+                    rarest
+                };
             }
             continue;
         }
@@ -178,6 +187,13 @@ impl<'a> Reach<'a> {
         self.searcher.search(&query, &Count).unwrap_or(usize::MAX)
     }
 }
+
+/// What a word the memory lacks weighs in a prompt in another language, against one in
+/// an English prompt. Not nothing: the prompt still says more than the memory knows, and
+/// at nothing the few English words left would let noise through. (A run of Chinese or
+/// Japanese, which the index keeps whole, weighs in full: it names nothing the memory
+/// could hold, and counting it for less let tool names alone pick memories.)
+const FOREIGN_UNKNOWN: f64 = 0.3;
 
 /// Concept numbers of shorthand groups, apart from the prompt's word positions.
 const GROUP_CONCEPTS: usize = 1 << 20;
