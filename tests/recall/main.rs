@@ -239,12 +239,24 @@ fn ndcg(hits: &[String], p: &Prompt) -> f64 {
 /// The figures of one prompt set; its misses, noise and rankings are printed when `show`
 /// (never for a set kept unread).
 fn evaluate(world: &World, set: &str, show: bool) -> (Figures, usize) {
+    evaluate_part(world, set, show, |_| true)
+}
+
+/// The figures of the prompts of `set` whose position `keep` takes.
+fn evaluate_part(
+    world: &World,
+    set: &str,
+    show: bool,
+    keep: impl Fn(usize) -> bool,
+) -> (Figures, usize) {
     let judged: Judged = toml::from_str(
         &std::fs::read_to_string(root().join("tests/data/recall").join(set)).unwrap(),
     )
     .unwrap();
     let mut f = Figures::default();
-    for p in &judged.prompt {
+    let mut prompts = 0;
+    for (_, p) in judged.prompt.iter().enumerate().filter(|(n, _)| keep(*n)) {
+        prompts += 1;
         let (ids, chars) = world.injected(p);
         let grade = |id: &str| p.relevant.get(id).copied().unwrap_or(0);
         f.injected += ids.len();
@@ -299,7 +311,7 @@ fn evaluate(world: &World, set: &str, show: bool) -> (Figures, usize) {
             f.searched += 1;
         }
     }
-    (f, judged.prompt.len())
+    (f, prompts)
 }
 
 impl Figures {
@@ -510,6 +522,36 @@ fn recall_on_the_tenth_held_out_set() {
 /// prompts served, 47% of the answerable ones): below the targets and the other sets'
 /// floors, and held there so that it cannot fall further unseen.
 const HELD_OUT_10: (f64, f64, f64) = (0.70, 0.30, 0.44);
+
+/// 44 prompts by an eleventh reviewer (`heldout11.toml`), written to measure prompts in
+/// other languages: thirty work prompts in French, Spanish, Portuguese, German, Italian,
+/// Chinese and Japanese with tool names kept as typed, four past-work questions and ten
+/// with nothing relevant, in the same languages. Never read: only figures are printed,
+/// for the whole set and for its halves (even and odd positions), so that a choice made
+/// on one half can be checked on the other.
+#[test]
+fn recall_on_the_eleventh_held_out_set() {
+    let set = "heldout11.toml";
+    let world = World::new();
+    for (label, part) in [("even half", 0), ("odd half", 1)] {
+        let (f, prompts) = evaluate_part(&world, set, false, |n| n % 2 == part);
+        f.print(
+            &format!("eleventh held-out set (never read), {label}"),
+            prompts,
+        );
+    }
+    held_out_held_to(
+        set,
+        "eleventh held-out set (never read)",
+        HELD_OUT_11,
+        false,
+    );
+}
+
+/// Where the eleventh set stands (74% precision, 1 of 10 unrelated prompts served, 50%
+/// of the answerable ones; before prompts in other languages were read as such: 88%, 0
+/// and 32%), held a little under it.
+const HELD_OUT_11: (f64, f64, f64) = (0.70, 0.10, 0.47);
 
 fn held_out(set: &str, label: &str) {
     held_out_with(set, label, HELD_OUT.2);
