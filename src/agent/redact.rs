@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 mod email;
+mod layout;
 mod near;
 mod nested;
 mod shape;
@@ -300,14 +301,15 @@ const RULES: &[Rule] = &[
             "secret:",
             "auth",
             "password:",
+            "-api:",
         ],
-        pattern: r#"(?i)(?P<k>\bauthorization\s*:\s*[A-Za-z-]+\s+|\bx-[a-z0-9-]*(?:key|token|secret|auth|password)[a-z0-9-]*\s*:\s*)(?P<v>[^\s'"]{8,})"#,
+        pattern: r#"(?i)(?P<k>\bauthorization\s*:\s*[A-Za-z-]+\s+|\bx-[a-z0-9-]*(?:key|token|secret|auth|password)[a-z0-9-]*\s*:\s*|\bx-[a-z0-9-]+-api\s*:\s*)(?P<v>[^\s'"]{8,})"#,
         replace: "${k}[REDACTED]",
     },
     Rule {
         // A cookie's values (`Cookie: sessionid=…; csrftoken=…`, `curl -b 'sid=…'`).
         prefilter: &["cookie", "-b "],
-        pattern: r#"(?i)(?P<k>(?:\bcookie\s*:\s*|\s-b\s+['"]?|;\s*)[A-Za-z0-9_.%-]+=)(?P<v>[^;\s'"]{8,})"#,
+        pattern: r#"(?i)(?P<k>(?:\bcookie["']?\s*:\s*["']?|\s-b\s+['"]?|;\s*)[A-Za-z0-9_.%-]+=)(?P<v>[^;\s'"]{8,})"#,
         replace: "${k}[REDACTED]",
     },
     Rule {
@@ -343,10 +345,15 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         }
         let re = compiled(i);
         // Pairs keep references and counts; every other rule replaces what it matches.
+        let hay: &str = &out;
         let replaced = if re.capture_names().any(|n| n == Some("v")) {
-            re.replace_all(&out, |caps: &regex::Captures| match caps.name("v") {
+            re.replace_all(hay, |caps: &regex::Captures| match caps.name("v") {
                 Some(v)
-                    if !is_secret_value(caps.name("k").map_or("", |k| k.as_str()), v.as_str()) =>
+                    if !is_secret_value(caps.name("k").map_or("", |k| k.as_str()), v.as_str())
+                        || value::record_key(
+                            caps.name("k").map_or("", |k| k.as_str()),
+                            &hay[caps.get(0).map_or(0, |m| m.end())..],
+                        ) =>
                 {
                     caps[0].to_string()
                 }
@@ -357,7 +364,16 @@ pub fn redact(text: &str) -> Cow<'_, str> {
                 }
             })
         } else {
-            re.replace_all(&out, rule.replace)
+            // Documentation's keys (`AKIAIOSFODNN7EXAMPLE`) stand in for a secret.
+            re.replace_all(hay, |caps: &regex::Captures| {
+                if value::is_placeholder(&caps[0]) {
+                    caps[0].to_string()
+                } else {
+                    let mut replaced = String::new();
+                    caps.expand(rule.replace, &mut replaced);
+                    replaced
+                }
+            })
         };
         if let Cow::Owned(replaced) = replaced {
             out = Cow::Owned(replaced);
@@ -372,6 +388,9 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         near::app_password,
         near::near_words,
         nested::under_secret_names,
+        layout::secret_columns,
+        layout::value_on_next_line,
+        layout::terraform_sensitive,
         shape::prefixed_keys,
     ] {
         if let Some(replaced) = find(&out) {

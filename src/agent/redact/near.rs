@@ -180,7 +180,7 @@ pub(super) fn says_public(before: &str) -> bool {
     before.contains("public")
         || (before.contains("cache") && before.contains("key"))
         || super::value::PUBLIC.iter().any(|p| {
-            [" key", "-key", "_key"]
+            [" key", "-key", "_key", "key"]
                 .iter()
                 .any(|k| before.contains(&format!("{p}{k}")))
         })
@@ -213,7 +213,10 @@ pub fn near_words(text: &str) -> Option<String> {
             // Only a token of a secret's shape is worth looking behind.
             let mixed = looks_secret(bare);
             let close_words = bare_secret_words(bare);
-            if (!mixed && close_words.is_none()) || bare.contains("[REDACTED]") {
+            if (!mixed && close_words.is_none())
+                || bare.contains("[REDACTED]")
+                || super::value::is_placeholder(bare)
+            {
                 continue;
             }
             let reach = |chars: usize| {
@@ -231,7 +234,7 @@ pub fn near_words(text: &str) -> Option<String> {
                     let close = spoken(&reach(CLOSE));
                     words.iter().any(|w| close.contains(w))
                 });
-            if !secret || says_public(&before) {
+            if !secret || says_public(&before) || super::value::in_record(&line[..start]) {
                 continue;
             }
             let at = start + token.find(bare).unwrap_or(0);

@@ -89,7 +89,7 @@ fn key_body(token: &str) -> Option<usize> {
         segments += 1;
         at = i + 1;
         let body = &token[at..];
-        if is_random(body) {
+        if is_random(body) || is_random_in_parts(body) {
             return Some(at);
         }
         if segments == MAX_SEGMENTS {
@@ -98,6 +98,19 @@ fn key_body(token: &str) -> Option<usize> {
     }
     None
 }
+
+/// A random body with separators in it (Paddle's `pdl_live_apikey_01k3…5h_UBH7…wJ_698`):
+/// a long random first part, and random as a whole once the separators are gone.
+fn is_random_in_parts(body: &str) -> bool {
+    let first = body.split(['_', '-']).next().unwrap_or("");
+    first.len() >= MIN_FIRST_PART
+        && first.len() < body.len()
+        && !body.contains("__")
+        && is_random(&body.replace(['_', '-'], ""))
+}
+
+/// The shortest random first part of a body with separators in it.
+const MIN_FIRST_PART: usize = 20;
 
 /// A body drawn at random from letters and digits: long, and either of mixed case with
 /// no run of lower-case letters as long as a word, or of lower-case letters and digits
@@ -139,6 +152,7 @@ mod tests {
             "figd_Xr7Qp2LmZ9aB4cT1vW8kN3sD6fG0hJ",
             "pat-na1-9Kd82JfPq7XmL3vB0tRz4WcYa6HnQ1",
             "hcaik_01h4l8h3rgzcygg50j2mb002lto72kqxylkzqr",
+            "acme_live_apikey_01k3f5n3k6bmgkvp5xe4raya5h_UBH7CWQfpflKmkCvqGtEwJ_698",
         ] {
             let text = format!("export KEYLESS={key} # set up");
             let out = prefixed_keys(&text).unwrap();

@@ -3,11 +3,11 @@ use super::*;
 /// (text, the secret that must disappear)
 const SECRETS: &[(&str, &str)] = &[
     (
-        "aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE",
-        "AKIAIOSFODNN7EXAMPLE",
+        "aws configure set aws_access_key_id AKIAQ3EGUYT2LRNW4K7D",
+        "AKIAQ3EGUYT2LRNW4K7D",
     ),
     (
-        "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYq8Zr2TnWkV",
         "wJalrXUtnFEMI/K7MDENG",
     ),
     (
@@ -19,8 +19,8 @@ const SECRETS: &[(&str, &str)] = &[
         "github_pat_11ABCDEFG",
     ),
     (
-        "curl -H 'PRIVATE-TOKEN: glpat-xxxxxxxxxxxxxxxxxxxx' https://gitlab.com/api",
-        "glpat-xxxxxxxxxxxxxxxxxxxx",
+        "curl -H 'PRIVATE-TOKEN: glpat-9fKq2LmZ8xTbR4vW1nYc' https://gitlab.com/api",
+        "glpat-9fKq2LmZ8xTbR4vW1nYc",
     ),
     (
         "ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123 claude",
@@ -39,8 +39,8 @@ const SECRETS: &[(&str, &str)] = &[
         "xoxb-123456789012",
     ),
     (
-        "post to https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX",
-        "T000/B000/XXXXXXXX",
+        "post to https://hooks.slack.com/services/T000/B000/Qm4Zk8Rt2Lx9Wv3N",
+        "T000/B000/Qm4Zk8Rt",
     ),
     (
         "maps key AIzaSyA1234567890abcdefghijklmnopqrstuv in config",
@@ -206,8 +206,8 @@ const MORE_SECRETS: &[(&str, &str)] = &[
         "8Q~abcDEF.ghiJKL_mno",
     ),
     (
-        "curl -X POST https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX",
-        "XXXXXXXXXXXXXXXX",
+        "curl -X POST https://hooks.slack.com/services/T000/B000/Qm4Zk8Rt2Lx9Wv3N",
+        "Qm4Zk8Rt2Lx9Wv3N",
     ),
     (
         "https://discord.com/api/webhooks/123456789012345678/abcDEF-ghiJKL_mnoPQR",
@@ -261,7 +261,7 @@ const MORE_SECRETS: &[(&str, &str)] = &[
         "docker login -u me --password hunter22 registry.example.com",
         "hunter22",
     ),
-    ("op signin --secret-key A3-XXXXXX", "A3-XXXXXX"),
+    ("op signin --secret-key A3-Q8ZK4T", "A3-Q8ZK4T"),
     (
         "gh auth login --with-token < token.txt; API_TOKEN=tok_live_1234567890",
         "tok_live_1234567890",
@@ -608,4 +608,17 @@ fn the_fourth_held_out_corpus() {
     // half reaches now.
     assert!(missed[0] == 0 && missed[1] <= 6, "{missed:?}");
     assert!(mangled[0] == 0 && mangled[1] <= 2, "{mangled:?}");
+}
+
+/// A fifth corpus (`tests/data/secrets/corpus5.toml`), written by a reviewer who never
+/// read these rules, of shapes and contexts the first four do not have (config idioms of
+/// more languages, unusual URL schemes, structured logs, environment dumps, HTTP debug
+/// output, providers of AI, observability and payments, wrapped and tabular secrets).
+#[test]
+fn the_fifth_held_out_corpus() {
+    let (missed, mangled) = measure_halves("corpus5.toml", "fifth corpus");
+    // First measured (before this round) at 6 and 4 missed, 4 and 5 mangled; what each
+    // half reaches now.
+    assert!(missed[0] == 0 && missed[1] <= 4, "{missed:?}");
+    assert!(mangled[0] == 0 && mangled[1] <= 3, "{mangled:?}");
 }

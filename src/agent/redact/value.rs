@@ -18,7 +18,59 @@ pub(super) const PUBLIC: &[&str] = &[
     "row",
     "composite",
     "natural",
+    // reCAPTCHA's, hCaptcha's and Turnstile's site key is in every page's HTML.
+    "site",
 ];
+
+/// A value that says it stands in for a secret: documentation's `…EXAMPLEKEY`,
+/// `tvly-YOUR_API_KEY`, `your-token-here`, `xxxxxxxx`, `changeme`.
+pub(super) fn is_placeholder(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    let parts: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .collect();
+    lower.contains("example")
+        || lower.contains("xxxxxx")
+        || lower.contains("changeme")
+        || lower.contains("placeholder")
+        || parts
+            .iter()
+            .any(|p| matches!(*p, "your" | "yours" | "here" | "dummy" | "fake"))
+}
+
+/// Whether a pair is a record's key, followed by its value (`{"key": "ORD-1", "value":
+/// …}` of Kafka, AWS tags, Consul): the key is a name, not a secret. `after` is the text
+/// after the pair.
+pub(super) fn record_key(key: &str, after: &str) -> bool {
+    let key = key
+        .trim_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '=' | ':' | '"' | '\'' | '{' | ',' | ';' | '(')
+        })
+        .to_ascii_lowercase();
+    let after = after.trim_start_matches(['"', '\'']).trim_start();
+    key == "key"
+        && after
+            .strip_prefix(',')
+            .map(|rest| rest.trim_start().trim_start_matches(['"', '\'']))
+            .is_some_and(|rest| rest.to_ascii_lowercase().starts_with("value"))
+}
+
+/// The value of a record (`"key": "ORD-1", "value": "…"`) whose key names no secret, as
+/// the text `before` it ends: the word "key" there names the record, not a secret.
+pub(super) fn in_record(before: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(r#"(?i)"key"\s*:\s*"([^"]*)"\s*,\s*"value"\s*:\s*"?$"#)
+            .expect("a valid pattern")
+    });
+    re.captures(before).is_some_and(|c| {
+        let name = super::near::spoken(&c[1]);
+        !["pass", "secret", "token", "key", "auth", "credential"]
+            .iter()
+            .any(|w| name.contains(w))
+    })
+}
 
 /// `NAME=value` as its name (letters, digits and `_`, possibly none) and value.
 pub(super) fn assignment(text: &str) -> Option<(&str, &str)> {
@@ -124,6 +176,7 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
         digits > 0 && v[digits..].starts_with('/')
     };
     !(v.is_empty()
+        || is_placeholder(v)
         || port
         || about
         || public

@@ -1,0 +1,262 @@
+//! Secrets found by where they sit rather than by their shape: the column of a table
+//! whose header names a secret (`id,tenant,api_key,api_secret` in a CSV export), a
+//! literal on the line after the name it is assigned to (Dart's and Kotlin's formatters
+//! break `muxTokenSecret =` from its value), and the attributes Terraform's state marks
+//! sensitive (`"sensitive_attributes"`, which hold a `random_password`'s `result`).
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::REDACTED;
+use super::near::spoken;
+use super::value::{is_placeholder, is_secret_value};
+
+/// Words that make a name a secret's.
+const SECRET_NAMES: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "api key",
+    "apikey",
+    "private key",
+    "access key",
+    "credential",
+];
+
+/// A value of a secret's length and no meaning, to ask whether a name takes secrets
+/// (`token_count` takes a count, `api_secret` a secret).
+const SAMPLE: &str = "Zq8vT2mX9kL4";
+
+/// Whether `name` is the name of a secret: it says so and is not about one.
+fn names_a_secret(name: &str) -> bool {
+    let said = spoken(&split_camel(name));
+    SECRET_NAMES.iter().any(|w| said.contains(w)) && is_secret_value(&snake(name), SAMPLE)
+}
+
+/// `tokenCount` as `token_Count`, so that what a name is about reads as in snake case.
+fn snake(name: &str) -> String {
+    split_camel(name).replace(' ', "_")
+}
+
+/// `muxTokenSecret` as `mux Token Secret`.
+fn split_camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_uppercase() && previous_lower {
+            out.push(' ');
+        }
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        out.push(c);
+    }
+    out
+}
+
+/// Whether `value` is to be hidden under `name`.
+fn hidden(name: &str, value: &str) -> bool {
+    !value.is_empty() && !is_placeholder(value) && is_secret_value(&snake(name), value)
+}
+
+/// The values of a table's columns whose header names a secret, each data row until the
+/// table ends (a row with another number of fields).
+pub fn secret_columns(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    if !SECRET_NAMES
+        .iter()
+        .any(|w| lower.contains(&w.replace(' ', "_")) || lower.contains(w))
+    {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    // The table read now.
+    let mut table: Option<Table> = None;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        if let Some(Table {
+            delimiter,
+            width,
+            columns,
+        }) = &table
+        {
+            let fields: Vec<&str> = body.split(*delimiter).collect();
+            if fields.len() == *width {
+                let mut row: Vec<String> = fields.iter().map(|f| (*f).to_string()).collect();
+                for (at, name) in columns {
+                    let value = fields[*at].trim().trim_matches('"');
+                    if hidden(name, value) {
+                        row[*at] = fields[*at].replace(value, REDACTED);
+                        changed = true;
+                    }
+                }
+                out.push_str(&row.join(&delimiter.to_string()));
+                out.push_str(&line[body.len()..]);
+                continue;
+            }
+        }
+        table = header(body);
+        out.push_str(line);
+    }
+    changed.then_some(out)
+}
+
+/// A table as its header says: how its fields are split, how many there are, and the
+/// positions and names of those that name a secret.
+struct Table {
+    delimiter: char,
+    width: usize,
+    columns: Vec<(usize, String)>,
+}
+
+/// A table's header: three fields or more, each a name, some naming a secret.
+fn header(line: &str) -> Option<Table> {
+    let delimiter = [',', '\t', ';', '|']
+        .into_iter()
+        .max_by_key(|d| line.matches(*d).count())?;
+    let fields: Vec<&str> = line.split(delimiter).map(str::trim).collect();
+    let named = fields.iter().all(|f| {
+        let f = f.trim_matches('"');
+        !f.is_empty()
+            && f.len() <= 40
+            && f.chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | ' '))
+    });
+    if fields.len() < 3 || !named {
+        return None;
+    }
+    let columns: Vec<(usize, String)> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| names_a_secret(f.trim_matches('"')))
+        .map(|(i, f)| (i, f.trim_matches('"').to_string()))
+        .collect();
+    (!columns.is_empty()).then_some(Table {
+        delimiter,
+        width: fields.len(),
+        columns,
+    })
+}
+
+/// A quoted literal alone on the line after `name =` or `name:` that names a secret.
+pub fn value_on_next_line(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    let mut name: Option<String> = None;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if let Some(key) = name.take()
+            && let Some(literal) = lone_literal(trimmed)
+            && hidden(&key, literal)
+        {
+            out.push_str(&line.replacen(literal, REDACTED, 1));
+            changed = true;
+            continue;
+        }
+        name = assigned_name(trimmed).filter(|n| names_a_secret(n));
+        out.push_str(line);
+    }
+    changed.then_some(out)
+}
+
+/// The name a line ends assigning to (`static const String muxTokenSecret =`).
+fn assigned_name(line: &str) -> Option<String> {
+    let rest = line
+        .strip_suffix('=')
+        .or_else(|| line.strip_suffix(':'))?
+        .trim_end();
+    let name: String = rest
+        .chars()
+        .rev()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '"' | '\''))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let name = name.trim_matches(['"', '\'']).to_string();
+    (!name.is_empty()).then_some(name)
+}
+
+/// The content of a line that is one quoted literal (`'…';`, `"…",`).
+fn lone_literal(line: &str) -> Option<&str> {
+    let line = line.trim_end_matches([';', ',']).trim_end();
+    let quote = line.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let inner = line.strip_prefix(quote)?.strip_suffix(quote)?;
+    (!inner.contains(quote) && inner.len() >= 8).then_some(inner)
+}
+
+/// The values of the attributes Terraform's state lists as sensitive.
+pub fn terraform_sensitive(text: &str) -> Option<String> {
+    if !text.contains("\"sensitive_attributes\"") {
+        return None;
+    }
+    static NAMED: OnceLock<Regex> = OnceLock::new();
+    let named = NAMED.get_or_init(|| {
+        Regex::new(r#""get_attr",\s*"value":\s*"([A-Za-z0-9_]+)""#).expect("a valid pattern")
+    });
+    let mut out = text.to_string();
+    let mut changed = false;
+    let mut names: Vec<&str> = named
+        .captures_iter(text)
+        .filter_map(|c| c.get(1))
+        .map(|m| m.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let pair = Regex::new(&format!(r#""{}":\s*"([^"]+)""#, regex::escape(name)))
+            .expect("an escaped name is a valid pattern");
+        let replaced = pair.replace_all(&out, |c: &regex::Captures| {
+            c[0].replacen(&c[1], REDACTED, 1)
+        });
+        if let std::borrow::Cow::Owned(replaced) = replaced {
+            out = replaced;
+            changed = true;
+        }
+    }
+    changed.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_column_named_for_a_secret() {
+        let csv = "id,tenant,api_key,token_count\n1,acme,Zx81kQpL02mNvB7w,12\n\nok,done\n";
+        let out = secret_columns(csv).unwrap();
+        assert!(!out.contains("Zx81kQpL02mNvB7w"), "{out}");
+        assert!(out.contains(",12\n"), "{out}");
+        assert!(out.ends_with("\nok,done\n"), "{out}");
+        // A table that names no secret, and a secret column left empty.
+        assert_eq!(secret_columns("id,name,email\n1,a,b\n"), None);
+        assert_eq!(secret_columns("id,tenant,api_key\n1,acme,\n"), None);
+    }
+
+    #[test]
+    fn a_literal_on_the_line_after_its_name() {
+        let dart = "  static const String muxTokenSecret =\n      'rMjOd4VYVwY0uzSoFJFZd844bnW';\n";
+        let out = value_on_next_line(dart).unwrap();
+        assert!(!out.contains("rMjOd4VYVwY0uzSoFJFZd844bnW"), "{out}");
+        for kept in [
+            "password:\n  from_secret: registry_password\n",
+            "static const String apiBaseUrl =\n    'https://api.acme.io/v2';\n",
+            "val tokenCount =\n    \"twelve thousand\"\n",
+        ] {
+            assert_eq!(value_on_next_line(kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn what_terraform_marks_sensitive() {
+        let state = r#""result": "P-:*A2hRv?hsMx#MH>p+<YYb",
+        "special": true
+      },
+      "sensitive_attributes": [[{ "type": "get_attr", "value": "result" }]]"#;
+        let out = terraform_sensitive(state).unwrap();
+        assert!(!out.contains("A2hRv"), "{out}");
+        assert!(out.contains("\"special\": true"), "{out}");
+    }
+}
