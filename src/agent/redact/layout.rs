@@ -187,6 +187,9 @@ fn lone_literal(line: &str) -> Option<&str> {
     (!inner.contains(quote) && inner.len() >= 8).then_some(inner)
 }
 
+/// The most attribute names of Terraform's state looked up (a state has a handful).
+const MAX_SENSITIVE_NAMES: usize = 32;
+
 /// The values of the attributes Terraform's state lists as sensitive.
 pub fn terraform_sensitive(text: &str) -> Option<String> {
     if !text.contains("\"sensitive_attributes\"") {
@@ -205,7 +208,8 @@ pub fn terraform_sensitive(text: &str) -> Option<String> {
         .collect();
     names.sort_unstable();
     names.dedup();
-    for name in names {
+    // A pattern is built per name: a hostile state with thousands must not stall a hook.
+    for name in names.into_iter().take(MAX_SENSITIVE_NAMES) {
         let pair = Regex::new(&format!(r#""{}":\s*"([^"]+)""#, regex::escape(name)))
             .expect("an escaped name is a valid pattern");
         let replaced = pair.replace_all(&out, |c: &regex::Captures| {

@@ -580,7 +580,7 @@ fn the_second_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus2.toml", "second corpus");
     // First measured at 7 and 11 missed, 5 and 2 mangled; what each half reaches now.
     assert!(missed[0] <= 3 && missed[1] <= 7, "{missed:?}");
-    assert!(mangled[0] <= 1 && mangled[1] <= 2, "{mangled:?}");
+    assert!(mangled[0] <= 1 && mangled[1] <= 1, "{mangled:?}");
 }
 
 /// A third corpus (`tests/data/secrets/corpus3.toml`), written by a reviewer who never
