@@ -337,24 +337,6 @@ fn compiled(i: usize) -> &'static Regex {
 
 /// Returns `text` with every secret replaced by `[REDACTED]`.
 pub fn redact(text: &str) -> Cow<'_, str> {
-    let mut out = redact_once(text);
-    // A secret found by what stands near it may come within reach once a longer one
-    // before it is replaced: read again until nothing changes (twice is the rule), so
-    // redacting redacted text changes nothing.
-    for _ in 0..MAX_PASSES {
-        let Cow::Owned(previous) = &out else { break };
-        match redact_once(previous) {
-            Cow::Owned(again) if again != *previous => out = Cow::Owned(again),
-            _ => break,
-        }
-    }
-    out
-}
-
-/// The most passes over a text after the first.
-const MAX_PASSES: usize = 3;
-
-fn redact_once(text: &str) -> Cow<'_, str> {
     let lower = text.to_ascii_lowercase();
     let mut out = Cow::Borrowed(text);
     for (i, rule) in RULES.iter().enumerate() {
