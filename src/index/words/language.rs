@@ -151,13 +151,12 @@ pub fn foreign(text: &str) -> Option<Foreign> {
     })
 }
 
-/// Whether `c` is of a script written without spaces between words (Chinese,
-/// Japanese; Korean too, whose words the index cannot split from their endings).
+/// Whether `c` is of a script written without spaces between words: Chinese and
+/// Japanese (Korean puts spaces between its words).
 pub fn unspaced(c: char) -> bool {
     matches!(c,
         '\u{3040}'..='\u{30FF}' // kana
         | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}' // han
-        | '\u{AC00}'..='\u{D7AF}' // hangul
     )
 }
 
@@ -200,5 +199,6 @@ mod tests {
         assert!("設定画面を追加したい".chars().all(unspaced));
         assert!("告警".chars().all(unspaced));
         assert!(!"déployer".chars().any(unspaced));
+        assert!(!"배포".chars().any(unspaced));
     }
 }
