@@ -364,9 +364,15 @@ pub fn redact(text: &str) -> Cow<'_, str> {
                 }
             })
         } else {
-            // Documentation's keys (`AKIAIOSFODNN7EXAMPLE`) stand in for a secret.
+            // Documentation's keys (`AKIAIOSFODNN7EXAMPLE`) stand in for a secret; only a
+            // match that is one token is judged so (a key block or a command line that
+            // says "here" further on is still a secret).
             re.replace_all(hay, |caps: &regex::Captures| {
-                if value::is_placeholder(&caps[0]) {
+                let token = &caps[0];
+                if token.len() <= 64
+                    && !token.contains(char::is_whitespace)
+                    && value::is_placeholder(token)
+                {
                     caps[0].to_string()
                 } else {
                     let mut replaced = String::new();

@@ -33,7 +33,9 @@ const SAMPLE: &str = "Zq8vT2mX9kL4";
 /// Whether `name` is the name of a secret: it says so and is not about one.
 fn names_a_secret(name: &str) -> bool {
     let said = spoken(&split_camel(name));
-    SECRET_NAMES.iter().any(|w| said.contains(w)) && is_secret_value(&snake(name), SAMPLE)
+    // The secret's word ends the name: `password_changed_at` holds a date.
+    SECRET_NAMES.iter().any(|w| said.trim_end().ends_with(w))
+        && is_secret_value(&snake(name), SAMPLE)
 }
 
 /// `tokenCount` as `token_Count`, so that what a name is about reads as in snake case.
@@ -57,7 +59,30 @@ fn split_camel(name: &str) -> String {
 
 /// Whether `value` is to be hidden under `name`.
 fn hidden(name: &str, value: &str) -> bool {
-    !value.is_empty() && !is_placeholder(value) && is_secret_value(&snake(name), value)
+    value.len() >= MIN_VALUE
+        && value.chars().any(char::is_alphanumeric)
+        && !is_placeholder(value)
+        && is_secret_value(&snake(name), value)
+}
+
+/// The shortest value taken for a secret here (a table's `---` rule, `n/a`, `true`).
+const MIN_VALUE: usize = 8;
+
+/// A row's fields split at `delimiter`, a quoted field (`"Acme, Inc"`) whole.
+fn fields(row: &str, delimiter: char) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut quoted = false;
+    for (i, c) in row.char_indices() {
+        if c == '"' {
+            quoted = !quoted;
+        } else if c == delimiter && !quoted {
+            out.push(&row[start..i]);
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(&row[start..]);
+    out
 }
 
 /// The values of a table's columns whose header names a secret, each data row until the
@@ -82,7 +107,7 @@ pub fn secret_columns(text: &str) -> Option<String> {
             columns,
         }) = &table
         {
-            let fields: Vec<&str> = body.split(*delimiter).collect();
+            let fields = fields(body, *delimiter);
             if fields.len() == *width {
                 let mut row: Vec<String> = fields.iter().map(|f| (*f).to_string()).collect();
                 for (at, name) in columns {
@@ -116,7 +141,7 @@ fn header(line: &str) -> Option<Table> {
     let delimiter = [',', '\t', ';', '|']
         .into_iter()
         .max_by_key(|d| line.matches(*d).count())?;
-    let fields: Vec<&str> = line.split(delimiter).map(str::trim).collect();
+    let fields: Vec<&str> = fields(line, delimiter).into_iter().map(str::trim).collect();
     let named = fields.iter().all(|f| {
         let f = f.trim_matches('"');
         !f.is_empty()
@@ -148,10 +173,11 @@ pub fn value_on_next_line(text: &str) -> Option<String> {
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim();
         if let Some(key) = name.take()
-            && let Some(literal) = lone_literal(trimmed)
+            && let Some((quote, literal)) = lone_literal(trimmed)
             && hidden(&key, literal)
         {
-            out.push_str(&line.replacen(literal, REDACTED, 1));
+            let quoted = format!("{quote}{literal}{quote}");
+            out.push_str(&line.replacen(&quoted, &format!("{quote}{REDACTED}{quote}"), 1));
             changed = true;
             continue;
         }
@@ -179,12 +205,12 @@ fn assigned_name(line: &str) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
-/// The content of a line that is one quoted literal (`'…';`, `"…",`).
-fn lone_literal(line: &str) -> Option<&str> {
+/// The quote and content of a line that is one quoted literal (`'…';`, `"…",`).
+fn lone_literal(line: &str) -> Option<(char, &str)> {
     let line = line.trim_end_matches([';', ',']).trim_end();
     let quote = line.chars().next().filter(|c| matches!(c, '"' | '\''))?;
     let inner = line.strip_prefix(quote)?.strip_suffix(quote)?;
-    (!inner.contains(quote) && inner.len() >= 8).then_some(inner)
+    (!inner.contains(quote)).then_some((quote, inner))
 }
 
 /// The most attribute names of Terraform's state looked up (a state has a handful).
@@ -210,11 +236,12 @@ pub fn terraform_sensitive(text: &str) -> Option<String> {
     names.dedup();
     // A pattern is built per name: a hostile state with thousands must not stall a hook.
     for name in names.into_iter().take(MAX_SENSITIVE_NAMES) {
-        let pair = Regex::new(&format!(r#""{}":\s*"([^"]+)""#, regex::escape(name)))
-            .expect("an escaped name is a valid pattern");
-        let replaced = pair.replace_all(&out, |c: &regex::Captures| {
-            c[0].replacen(&c[1], REDACTED, 1)
-        });
+        let pair = Regex::new(&format!(
+            r#"(?P<k>"{}":\s*")(?:[^"\\]|\\.)+""#,
+            regex::escape(name)
+        ))
+        .expect("an escaped name is a valid pattern");
+        let replaced = pair.replace_all(&out, format!("${{k}}{REDACTED}\"").as_str());
         if let std::borrow::Cow::Owned(replaced) = replaced {
             out = replaced;
             changed = true;
@@ -237,6 +264,24 @@ mod tests {
         // A table that names no secret, and a secret column left empty.
         assert_eq!(secret_columns("id,name,email\n1,a,b\n"), None);
         assert_eq!(secret_columns("id,tenant,api_key\n1,acme,\n"), None);
+        // A quoted comma does not end the table; a date under a name about a secret
+        // and a markdown rule are no secrets.
+        let quoted =
+            "id,company,api_key\n1,\"Acme, Inc\",Zx81kQpL02mNvB7w\n2,Beta,Qw93LmZp81xTbR4v\n";
+        let out = secret_columns(quoted).unwrap();
+        assert!(
+            !out.contains("Zx81kQpL02mNvB7w") && !out.contains("Qw93LmZp81xTbR4v"),
+            "{out}"
+        );
+        assert!(out.contains("\"Acme, Inc\""), "{out}");
+        assert_eq!(
+            secret_columns("id,email,password_changed_at\n1,a@b.c,2024-05-01T10:00:00Z\n"),
+            None
+        );
+        assert_eq!(
+            secret_columns("Name | Token | Notes\n--- | --- | ---\n"),
+            None
+        );
     }
 
     #[test]
@@ -262,5 +307,9 @@ mod tests {
         let out = terraform_sensitive(state).unwrap();
         assert!(!out.contains("A2hRv"), "{out}");
         assert!(out.contains("\"special\": true"), "{out}");
+        // An escaped quote is inside the value, not its end.
+        let escaped = r#""result": "ab\"cdEF12gh9", "sensitive_attributes": [[{ "type": "get_attr", "value": "result" }]]"#;
+        let out = terraform_sensitive(escaped).unwrap();
+        assert!(!out.contains("cdEF12gh9"), "{out}");
     }
 }

@@ -178,9 +178,10 @@ fn bare_secret_words(token: &str) -> Option<&'static [&'static str]> {
 /// key ("Cache restored from key: …"), an idempotency or primary key.
 pub(super) fn says_public(before: &str) -> bool {
     before.contains("public")
+        || super::value::is_site_key(before)
         || (before.contains("cache") && before.contains("key"))
         || super::value::PUBLIC.iter().any(|p| {
-            [" key", "-key", "_key", "key"]
+            [" key", "-key", "_key"]
                 .iter()
                 .any(|k| before.contains(&format!("{p}{k}")))
         })
@@ -234,7 +235,12 @@ pub fn near_words(text: &str) -> Option<String> {
                     let close = spoken(&reach(CLOSE));
                     words.iter().any(|w| close.contains(w))
                 });
-            if !secret || says_public(&before) || super::value::in_record(&line[..start]) {
+            let end = start + token.find(bare).unwrap_or(0) + bare.len();
+            if !secret
+                || says_public(&before)
+                || super::value::in_record(&line[..start])
+                || names_a_record(&line[..start], &line[end..])
+            {
                 continue;
             }
             let at = start + token.find(bare).unwrap_or(0);
@@ -252,6 +258,16 @@ pub fn near_words(text: &str) -> Option<String> {
         out.push_str(&rebuilt);
     }
     changed.then_some(out)
+}
+
+/// Whether the value between `before` and `after` is a record's key (`"key": "ORD-1",
+/// "value": …`): a name, not a secret.
+fn names_a_record(before: &str, after: &str) -> bool {
+    let before = before.trim_end_matches(|c: char| c == '"' || c == ':' || c.is_whitespace());
+    before.len() >= 4
+        && before.is_char_boundary(before.len() - 4)
+        && before[before.len() - 4..].eq_ignore_ascii_case("\"key")
+        && super::value::record_key("key", after)
 }
 
 /// The values a line may hold, with their byte offsets: its words, and within a word

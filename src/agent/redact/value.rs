@@ -18,25 +18,50 @@ pub(super) const PUBLIC: &[&str] = &[
     "row",
     "composite",
     "natural",
-    // reCAPTCHA's, hCaptcha's and Turnstile's site key is in every page's HTML.
-    "site",
 ];
 
 /// A value that says it stands in for a secret: documentation's `…EXAMPLEKEY`,
-/// `tvly-YOUR_API_KEY`, `your-token-here`, `xxxxxxxx`, `changeme`.
+/// `tvly-YOUR_API_KEY`, `your-token-here`, `xxxxxxxx`, `changeme`. Every word of it must
+/// say so (after a vendor's short prefix): `Your$Pass2024` is a password.
 pub(super) fn is_placeholder(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
+    if [
+        "xxxxxx",
+        "placeholder",
+        "changeme",
+        "replace_me",
+        "replace-me",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+        || lower.ends_with("example")
+        || lower.ends_with("examplekey")
+    {
+        return true;
+    }
+    const SAYS_SO: &[&str] = &[
+        "your", "here", "my", "the", "a", "api", "key", "token", "secret", "password", "pass",
+        "access", "id", "client", "app", "auth", "bot", "personal", "private", "value", "goes",
+        "put", "insert", "replace", "with", "actual", "real", "new", "example", "sample",
+    ];
     let parts: Vec<&str> = lower
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|p| !p.is_empty())
         .collect();
-    lower.contains("example")
-        || lower.contains("xxxxxx")
-        || lower.contains("changeme")
-        || lower.contains("placeholder")
-        || parts
-            .iter()
-            .any(|p| matches!(*p, "your" | "yours" | "here" | "dummy" | "fake"))
+    let words = match parts.split_first() {
+        // A vendor's prefix (`tvly-`, `sk_`) is no word of the placeholder.
+        Some((first, rest)) if first.len() <= 6 && !SAYS_SO.contains(first) => rest,
+        _ => &parts[..],
+    };
+    words.iter().any(|w| matches!(*w, "your" | "here")) && words.iter().all(|w| SAYS_SO.contains(w))
+}
+
+/// A site key (reCAPTCHA's, hCaptcha's, Turnstile's) is in every page's HTML.
+pub(super) fn is_site_key(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    ["sitekey", "site_key", "site-key"]
+        .iter()
+        .any(|k| key.contains(k))
 }
 
 /// Whether a pair is a record's key, followed by its value (`{"key": "ORD-1", "value":
@@ -53,7 +78,10 @@ pub(super) fn record_key(key: &str, after: &str) -> bool {
         && after
             .strip_prefix(',')
             .map(|rest| rest.trim_start().trim_start_matches(['"', '\'']))
-            .is_some_and(|rest| rest.to_ascii_lowercase().starts_with("value"))
+            .is_some_and(|rest| {
+                rest.get(..5)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("value"))
+            })
 }
 
 /// The value of a record (`"key": "ORD-1", "value": "…"`) whose key names no secret, as
@@ -146,15 +174,15 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
     let from = key.starts_with("from_") || key.starts_with("from-");
     let about = from
         || ABOUT.iter().any(|a| {
-            key.ends_with(&format!("_{a}"))
-                || key.ends_with(&format!("-{a}"))
-                || key.ends_with(&format!(".{a}"))
+            key.strip_suffix(a)
+                .is_some_and(|k| k.ends_with(['_', '-', '.']))
         });
-    let public = PUBLIC.iter().any(|p| {
-        key.ends_with(&format!("{p}_key"))
-            || key.ends_with(&format!("{p}-key"))
-            || key.ends_with(&format!("{p}key"))
-    });
+    let public = is_site_key(&key)
+        || PUBLIC.iter().any(|p| {
+            key.strip_suffix("key")
+                .map(|k| k.strip_suffix(['_', '-']).unwrap_or(k))
+                .is_some_and(|k| k.ends_with(p))
+        });
     // `Authorization: Bearer …`: the scheme is not the secret, what follows it is.
     let scheme = key.ends_with("authorization")
         && matches!(

@@ -124,8 +124,9 @@ fn prose_words(text: &str) -> String {
 }
 
 /// The other language `text` is written in, if its function words say so: at least
-/// three different ones that are not English, and more of them than of any other
-/// language's.
+/// three different ones that are not English, and as many as any other language's
+/// (Spanish, Portuguese and Italian often tie; either one's function words are dropped
+/// then, which serves the prompt about as well).
 pub fn foreign(text: &str) -> Option<Foreign> {
     // One word at a time (as the past-work reader asks) is never a language.
     text.split_whitespace().nth(MIN_FUNCTION_WORDS - 1)?;
