@@ -1,5 +1,5 @@
 //! Small string helpers shared by every layer: clipping on character boundaries, one-line
-//! flattening, and a stable hash.
+//! flattening, camel case split into words, and a stable hash.
 
 /// Cuts `text` to at most `max` characters on a character boundary.
 pub fn clip_chars(text: &str, max: usize) -> &str {
@@ -17,6 +17,21 @@ pub fn one_line(text: &str, max: usize) -> String {
         return flat;
     }
     format!("{}…", clip_chars(&flat, max.saturating_sub(1)))
+}
+
+/// Camel case split into words: `StripeWebhook` → `Stripe Webhook`, `muxTokenSecret` →
+/// `mux Token Secret`.
+pub fn split_camel(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut prev_lower = false;
+    for c in text.chars() {
+        if c.is_uppercase() && prev_lower {
+            out.push(' ');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        out.push(c);
+    }
+    out
 }
 
 /// `text` without terminal escape sequences (colours, cursor moves) and other control

@@ -344,43 +344,33 @@ pub fn redact(text: &str) -> Cow<'_, str> {
             continue;
         }
         let re = compiled(i);
-        // Pairs keep references and counts; every other rule replaces what it matches.
+        // Pairs keep references and counts; every other rule replaces what it matches,
+        // but for documentation's keys (`AKIAIOSFODNN7EXAMPLE`), which stand in for a
+        // secret. Only a match that is one token is judged so (a key block or a command
+        // line that says "here" further on is still a secret).
+        let pair = re.capture_names().any(|n| n == Some("v"));
         let hay: &str = &out;
-        let replaced = if re.capture_names().any(|n| n == Some("v")) {
-            re.replace_all(hay, |caps: &regex::Captures| match caps.name("v") {
-                Some(v)
-                    if !is_secret_value(caps.name("k").map_or("", |k| k.as_str()), v.as_str())
-                        || value::record_key(
-                            caps.name("k").map_or("", |k| k.as_str()),
-                            &hay[caps.get(0).map_or(0, |m| m.end())..],
-                        ) =>
-                {
-                    caps[0].to_string()
-                }
-                _ => {
-                    let mut replaced = String::new();
-                    caps.expand(rule.replace, &mut replaced);
-                    replaced
-                }
-            })
-        } else {
-            // Documentation's keys (`AKIAIOSFODNN7EXAMPLE`) stand in for a secret; only a
-            // match that is one token is judged so (a key block or a command line that
-            // says "here" further on is still a secret).
-            re.replace_all(hay, |caps: &regex::Captures| {
-                let token = &caps[0];
-                if token.len() <= 64
-                    && !token.contains(char::is_whitespace)
-                    && value::is_placeholder(token)
-                {
-                    caps[0].to_string()
-                } else {
-                    let mut replaced = String::new();
-                    caps.expand(rule.replace, &mut replaced);
-                    replaced
-                }
-            })
-        };
+        let replaced = re.replace_all(hay, |caps: &regex::Captures| {
+            let whole = &caps[0];
+            let kept = if pair {
+                caps.name("v").is_some_and(|v| {
+                    let key = caps.name("k").map_or("", |k| k.as_str());
+                    let after = &hay[caps.get(0).map_or(0, |m| m.end())..];
+                    !is_secret_value(key, v.as_str()) || value::record_key(key, after)
+                })
+            } else {
+                whole.len() <= 64
+                    && !whole.contains(char::is_whitespace)
+                    && value::is_placeholder(whole)
+            };
+            if kept {
+                whole.to_string()
+            } else {
+                let mut replaced = String::new();
+                caps.expand(rule.replace, &mut replaced);
+                replaced
+            }
+        });
         if let Cow::Owned(replaced) = replaced {
             out = Cow::Owned(replaced);
         }

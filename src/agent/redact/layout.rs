@@ -30,39 +30,25 @@ const SECRET_NAMES: &[&str] = &[
 /// (`token_count` takes a count, `api_secret` a secret).
 const SAMPLE: &str = "Zq8vT2mX9kL4";
 
-/// Whether `name` is the name of a secret: it says so and is not about one.
-fn names_a_secret(name: &str) -> bool {
-    let said = spoken(&split_camel(name));
-    // The secret's word ends the name: `password_changed_at` holds a date.
-    SECRET_NAMES.iter().any(|w| said.trim_end().ends_with(w))
-        && is_secret_value(&snake(name), SAMPLE)
+/// `name` in snake case (`tokenCount` as `token_Count`, so that what a name is about
+/// reads as `ABOUT` words are matched), if it is the name of a secret: it says so, its
+/// last word is the secret's (`password_changed_at` holds a date), and it is not about
+/// one (`token_count`).
+fn secret_name(name: &str) -> Option<String> {
+    let split = crate::text::split_camel(name);
+    let said = spoken(&split);
+    let snake = split.replace(' ', "_");
+    (SECRET_NAMES.iter().any(|w| said.trim_end().ends_with(w)) && is_secret_value(&snake, SAMPLE))
+        .then_some(snake)
 }
 
-/// `tokenCount` as `token_Count`, so that what a name is about reads as in snake case.
-fn snake(name: &str) -> String {
-    split_camel(name).replace(' ', "_")
-}
-
-/// `muxTokenSecret` as `mux Token Secret`.
-fn split_camel(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 4);
-    let mut previous_lower = false;
-    for c in name.chars() {
-        if c.is_ascii_uppercase() && previous_lower {
-            out.push(' ');
-        }
-        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        out.push(c);
-    }
-    out
-}
-
-/// Whether `value` is to be hidden under `name`.
-fn hidden(name: &str, value: &str) -> bool {
+/// Whether `value` is to be hidden under the secret's name `snake` (as `secret_name`
+/// gives it).
+fn hidden(snake: &str, value: &str) -> bool {
     value.len() >= MIN_VALUE
         && value.chars().any(char::is_alphanumeric)
         && !is_placeholder(value)
-        && is_secret_value(&snake(name), value)
+        && is_secret_value(snake, value)
 }
 
 /// The shortest value taken for a secret here (a table's `---` rule, `n/a`, `true`).
@@ -129,7 +115,7 @@ pub fn secret_columns(text: &str) -> Option<String> {
 }
 
 /// A table as its header says: how its fields are split, how many there are, and the
-/// positions and names of those that name a secret.
+/// positions and names (as `secret_name` gives them) of those that name a secret.
 struct Table {
     delimiter: char,
     width: usize,
@@ -155,8 +141,7 @@ fn header(line: &str) -> Option<Table> {
     let columns: Vec<(usize, String)> = fields
         .iter()
         .enumerate()
-        .filter(|(_, f)| names_a_secret(f.trim_matches('"')))
-        .map(|(i, f)| (i, f.trim_matches('"').to_string()))
+        .filter_map(|(i, f)| secret_name(f.trim_matches('"')).map(|name| (i, name)))
         .collect();
     (!columns.is_empty()).then_some(Table {
         delimiter,
@@ -181,7 +166,7 @@ pub fn value_on_next_line(text: &str) -> Option<String> {
             changed = true;
             continue;
         }
-        name = assigned_name(trimmed).filter(|n| names_a_secret(n));
+        name = assigned_name(trimmed).and_then(|n| secret_name(&n));
         out.push_str(line);
     }
     changed.then_some(out)

@@ -235,15 +235,14 @@ pub fn near_words(text: &str) -> Option<String> {
                     let close = spoken(&reach(CLOSE));
                     words.iter().any(|w| close.contains(w))
                 });
-            let end = start + token.find(bare).unwrap_or(0) + bare.len();
+            let at = start + token.find(bare).unwrap_or(0);
             if !secret
                 || says_public(&before)
                 || super::value::in_record(&line[..start])
-                || names_a_record(&line[..start], &line[end..])
+                || names_a_record(&line[..start], &line[at + bare.len()..])
             {
                 continue;
             }
-            let at = start + token.find(bare).unwrap_or(0);
             // Base64's padding goes with its value.
             let padding = line[at + bare.len()..]
                 .chars()

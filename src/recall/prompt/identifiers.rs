@@ -21,7 +21,7 @@ pub(super) fn identifiers(index: &Index, text: &str) -> Vec<Identifier> {
     let mut out: Vec<Identifier> = Vec::new();
     for m in identifier_pattern().find_iter(text).take(16) {
         let spaced = m.as_str().replace(['.', ':', '/', '-', '_'], " ");
-        let split = split_camel(&spaced);
+        let split = crate::text::split_camel(&spaced);
         let parts = search::words(index, &split);
         if parts.len() >= 2 && !out.iter().any(|i| i.parts == parts) {
             out.push(Identifier {
@@ -45,24 +45,10 @@ pub(super) struct Identifier {
 /// a space at each end: `claude_code_log/renderer.py` and `claude-code-log/renderer.py`
 /// spell alike, and a match of one inside another starts and ends at words.
 pub(super) fn spelled(text: &str) -> String {
-    let split = split_camel(text).to_lowercase();
+    let split = crate::text::split_camel(text).to_lowercase();
     let words: Vec<&str> = split
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
     format!(" {} ", words.join(" "))
-}
-
-/// `StripeWebhook` → `Stripe Webhook`.
-fn split_camel(text: &str) -> String {
-    let mut out = String::new();
-    let mut prev_lower = false;
-    for c in text.chars() {
-        if c.is_uppercase() && prev_lower {
-            out.push(' ');
-        }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        out.push(c);
-    }
-    out
 }
