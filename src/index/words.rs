@@ -226,14 +226,18 @@ const STOPWORDS: &[&str] = &[
 /// stopwords (a prompt in another language without that language's too), duplicates
 /// gone, at most 64.
 pub fn query_words(index: &Index, text: &str) -> Vec<String> {
-    let foreign = foreign(text);
+    query_words_in(index, text, foreign(text).as_ref())
+}
+
+/// `query_words` of a text whose language the caller has already told.
+pub fn query_words_in(index: &Index, text: &str, foreign: Option<&Foreign>) -> Vec<String> {
     let kept: String = text
         .split_whitespace()
         .map(url_words)
         .filter(|w| {
             let bare = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
             !STOPWORDS.contains(&bare.to_lowercase().as_str())
-                && !foreign.as_ref().is_some_and(|f| f.is_function_word(bare))
+                && !foreign.is_some_and(|f| f.is_function_word(bare))
         })
         .collect::<Vec<_>>()
         .join(" ");

@@ -5,7 +5,7 @@ use tantivy::collector::Count;
 use tantivy::query::{BooleanQuery, Occur, Query};
 use tantivy::{Searcher, Term};
 
-use crate::index::{Index, search, words};
+use crate::index::{Index, words};
 use crate::memory::kind::Kind;
 
 /// The most distinctive words a lookup uses.
@@ -57,11 +57,13 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[
     let cleaned = words::cleaned(text);
     // In another language, a word the memory lacks is most likely that language's word
     // for something, not a topic the memory has never seen, and no slip of the keyboard.
-    let foreign = words::foreign(&cleaned).is_some();
+    let language = words::foreign(&cleaned);
+    let foreign = language.is_some();
     let named = words::groups_named_in(index, &cleaned);
     let mut weighed_groups: Vec<usize> = Vec::new();
     let mut corrected = 0;
-    for (n, w) in search::query_words(index, &cleaned).into_iter().enumerate() {
+    let prompt_words = words::query_words_in(index, &cleaned, language.as_ref());
+    for (n, w) in prompt_words.into_iter().enumerate() {
         // A word of a shorthand group is the group: its spellings, weighed once however
         // many of them the prompt uses.
         let group = named.iter().find(|(stem, _)| *stem == w).map(|(_, g)| *g);
