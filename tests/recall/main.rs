@@ -540,6 +540,8 @@ fn recall_on_the_eleventh_held_out_set() {
             prompts,
         );
     }
+    // The whole set in a world of its own: a world remembers what each session was
+    // sent, and sends nothing twice.
     held_out_held_to(
         set,
         "eleventh held-out set (never read)",
