@@ -157,20 +157,38 @@ fn mask(word: &str) -> String {
 /// eight words (a memory quotes the telling line clipped, so more would not match).
 /// `None` when the error says nothing but that it failed.
 pub fn failure_key(error: &str) -> Option<String> {
-    let sig = signature(error);
-    let words: Vec<&str> = sig.split_whitespace().take(8).collect();
+    signature_key(&signature(error))
+}
+
+/// The key of a signature already masked (a recovery's `pattern` holds one whole).
+pub fn signature_key(signature: &str) -> Option<String> {
+    let words: Vec<&str> = signature.split_whitespace().take(8).collect();
     (words.len() >= 2)
         .then(|| format!("fails-{:x}", crate::text::fnv1a(words.join(" ").as_bytes())))
 }
 
-/// The failure a memory is about: the text it quotes after `fails with "` (a recovery
-/// instinct's trigger, an episode's lesson line).
-pub fn quoted_failure(text: &str) -> Option<&str> {
-    let start = text.find("fails with \"")? + "fails with \"".len();
-    let rest = &text[start..];
-    let line = rest.lines().next().unwrap_or(rest);
-    let end = line.rfind("\": ").or_else(|| line.rfind('"'))?;
-    Some(&line[..end])
+/// The failures a memory quotes whole: after `fails with "` up to `": ` (a recovery
+/// instinct's trigger, an episode's lesson line) and after `failed with "` up to `"; `
+/// (each sighting). A quote clipped with `…` is left out: its masked words are not the
+/// failure's.
+pub fn quoted_failures(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .flat_map(|line| {
+            let lesson = quote_after(line, "fails with \"", |rest| rest.rfind("\": "));
+            let sighting = quote_after(line, "failed with \"", |rest| rest.find("\"; "));
+            lesson.into_iter().chain(sighting)
+        })
+        .filter(|quote| !quote.ends_with('…'))
+}
+
+fn quote_after<'a>(
+    line: &'a str,
+    lead: &str,
+    end: impl Fn(&str) -> Option<usize>,
+) -> Option<&'a str> {
+    let rest = &line[line.find(lead)? + lead.len()..];
+    let end = end(rest).or_else(|| rest.rfind('"'))?;
+    Some(&rest[..end])
 }
 
 #[cfg(test)]
@@ -214,13 +232,26 @@ mod tests {
             "when `cargo test` fails with \"{}\"",
             crate::text::one_line(telling_line(error), 100)
         );
-        let quoted = quoted_failure(&trigger).unwrap();
-        assert_eq!(failure_key(quoted), failure_key(error));
+        let quoted: Vec<&str> = quoted_failures(&trigger).collect();
+        assert_eq!(failure_key(quoted[0]), failure_key(error));
         let lesson = "When `nix flake check` fails with \"error: Path 'x' in \"/r\" is not tracked by Git.\": run `git add` first";
         assert_eq!(
-            quoted_failure(lesson),
-            Some("error: Path 'x' in \"/r\" is not tracked by Git.")
+            quoted_failures(lesson).collect::<Vec<_>>(),
+            ["error: Path 'x' in \"/r\" is not tracked by Git."]
+        );
+        let sighting = "- 2025-06-20, conf: `nix build` failed with \"error: path 'a' does not exist\"; `git add a` and then `nix build` passed; `echo \"x\"; ls`";
+        assert_eq!(
+            quoted_failures(sighting).collect::<Vec<_>>(),
+            ["error: path 'a' does not exist"]
         );
         assert_eq!(failure_key("Exit code 1"), None);
+    }
+
+    #[test]
+    fn a_clipped_quote_is_no_key_but_the_pattern_holds_the_whole_signature() {
+        let error = "error: path '/nix/store/vgybq44bfvr4lm4z092by4jlrkn3avl8-source/home/brojo/programs/obs.nix' does not exist";
+        let clipped = format!("fails with \"{}\": run", crate::text::one_line(error, 100));
+        assert_eq!(quoted_failures(&clipped).count(), 0);
+        assert_eq!(signature_key(&signature(error)), failure_key(error));
     }
 }

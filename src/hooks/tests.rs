@@ -255,6 +255,28 @@ fn a_failure_seen_before_recalls_what_happened_then_once() {
 }
 
 #[test]
+fn a_failure_whose_quote_was_clipped_is_still_found_by_its_pattern() {
+    // The lesson line clips the telling line at a hundred characters, here inside the
+    // quoted store path; the recovery's `pattern` holds the whole signature.
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    let long = "/nix/store/vgybq44bfvr4lm4z092by4jlrkn3avl8-source/home/brojo/programs/obs.nix";
+    memory.write(
+        "episodes/2025-06-17-git-add-before-nix-flake-check.md",
+        &format!("---\ndate: 2025-06-17\ntype: episode\nproject: \"ledger\"\ntags: [\"tooling\"]\npattern: \"recover:error: path '_' does not exist=>first:git add\"\noccurrences: 1\nprovenance: model\n---\n\n# git add before nix flake check\n\nWhen `nix flake check` fails with \"error: path '{long}' does n…\": run `git add home/` first, then `nix flake check` again\n"),
+    );
+    let failure = payload(
+        "PostToolUseFailure",
+        &cwd,
+        json!({"tool_name": "Bash", "tool_input": {"command": "nixos-rebuild build --flake .#jaro"},
+               "error": "Exit code 1\nbuilding the system configuration...\nerror: path '/nix/store/8rsqs9c2pj8ik94qmr3bdp11m73lr4dk-source/lib/hosts/desktop.nix' does not exist"}),
+    );
+    let answer = run(&memory, HookEvent::PostToolUseFailure, failure);
+    let text = context(&answer);
+    assert!(text.contains("git add before nix flake check"), "{text}");
+}
+
+#[test]
 fn injected_memory_is_fenced_and_memory_text_cannot_forge_structure() {
     let memory = Memory::new();
     // A project folder whose name holds a line break and a heading.

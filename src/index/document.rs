@@ -121,7 +121,7 @@ fn add_instinct(doc: &mut TantivyDocument, fields: &Fields, i: &Instinct) {
     if let Some(p) = i.provenance {
         doc.add_text(fields.flags, format!("provenance-{}", p.name()));
     }
-    add_failure(doc, fields, &i.trigger);
+    add_failure(doc, fields, &i.trigger, i.pattern.as_deref());
     add_censor(doc, fields, i.censor.as_deref());
     add_opt(doc, fields.command, i.command.as_deref());
     let state = i.state(DateTime::<Utc>::MIN_UTC);
@@ -185,7 +185,7 @@ fn add_note(doc: &mut TantivyDocument, fields: &Fields, n: &Note, body_text: &st
     if let Some(p) = n.provenance {
         doc.add_text(fields.flags, format!("provenance-{}", p.name()));
     }
-    add_failure(doc, fields, body_text);
+    add_failure(doc, fields, body_text, n.pattern.as_deref());
     let gist = match n.kind {
         NoteKind::Episode => episode_gist(body_text, n.pattern.as_deref()),
         NoteKind::Session => {
@@ -282,11 +282,21 @@ fn episode_gist(body: &str, pattern: Option<&str>) -> Option<String> {
     }
 }
 
-/// The failure a memory is about, as a flag the same failure finds again.
-fn add_failure(doc: &mut TantivyDocument, fields: &Fields, text: &str) {
-    let key = crate::agent::signature::quoted_failure(text)
-        .and_then(crate::agent::signature::failure_key);
-    if let Some(key) = key {
+/// The failures a memory is about, as flags the same failure finds again: the
+/// signature its recovery `pattern` holds whole, and every failure it quotes unclipped
+/// (a memory names the telling line clipped to a hundred characters, and a clipped
+/// quote would be another key).
+fn add_failure(doc: &mut TantivyDocument, fields: &Fields, text: &str, pattern: Option<&str>) {
+    use crate::agent::signature::{failure_key, quoted_failures, signature_key};
+    let from_pattern = pattern
+        .and_then(crate::memory::pattern::recovery_parts)
+        .filter(|(failure, fix)| *failure != "*" && !fix.starts_with("use:"))
+        .and_then(|(failure, _)| signature_key(failure));
+    let keys: std::collections::BTreeSet<String> = from_pattern
+        .into_iter()
+        .chain(quoted_failures(text).filter_map(failure_key))
+        .collect();
+    for key in keys {
         doc.add_text(fields.flags, key);
     }
 }
