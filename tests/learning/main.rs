@@ -10,6 +10,8 @@
 // are for the program.
 #![allow(clippy::disallowed_methods)]
 
+mod failure_recall;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -445,4 +447,82 @@ fn seven_people_learn_what_is_true() {
         // redirect) is never learned again.
         assert_eq!(t.wrong, 0, "{}", t.line());
     }
+}
+
+#[derive(Debug, Deserialize)]
+struct RecallVerdicts {
+    injection: Vec<RecallVerdict>,
+}
+
+/// A reviewer's verdict on one failure recall: relevant, noise or wrong.
+#[derive(Debug, Deserialize)]
+struct RecallVerdict {
+    id: String,
+    verdict: String,
+}
+
+/// The relevant injections failure recall reached when the verdicts were written: fewer
+/// means a memory of a failure is no longer found by the failure.
+const RELEVANT_FAILURE_RECALLS: usize = 2;
+
+#[test]
+fn failure_recall_in_time_order_tells_what_helped() {
+    let shared = root().join("../shared");
+    if !shared.join("transcripts-real-2").is_dir() {
+        eprintln!("skipped: ../shared/transcripts-real-2 is absent");
+        return;
+    }
+    let verdicts: RecallVerdicts = toml::from_str(
+        &std::fs::read_to_string(root().join("tests/data/learning/failure_recall.toml")).unwrap(),
+    )
+    .unwrap();
+    let dump = std::env::var_os("FAILURE_RECALL_DUMP").map(PathBuf::from);
+    let mut all = Vec::new();
+    let (mut failures, mut repeats) = (0, 0);
+    let mut counts = std::collections::BTreeMap::<String, usize>::new();
+    for (folder, _, person, tuned) in PEOPLE {
+        let probe = failure_recall::probe(person, &shared.join(folder));
+        failures += probe.failures;
+        repeats += probe.repeats.len();
+        println!(
+            "== {person}: {} failures, {} shell failures seen before in that folder, {} answered with memory",
+            probe.failures,
+            probe.repeats.len(),
+            probe.recalled.len()
+        );
+        if *tuned {
+            for r in &probe.repeats {
+                println!("   seen before: {r}");
+            }
+        }
+        for r in &probe.recalled {
+            let verdict = verdicts
+                .injection
+                .iter()
+                .find(|v| v.id == r.id)
+                .map_or("not judged", |v| v.verdict.as_str());
+            *counts.entry(verdict.to_string()).or_default() += 1;
+            // The held-out people's memories stay unseen.
+            if *tuned {
+                println!("-- {} ({verdict})\n$ {}\n{}", r.id, r.command, r.injected);
+            }
+            all.push(serde_json::json!({
+                "id": r.id, "command": r.command, "error": r.error, "injected": r.injected,
+            }));
+        }
+    }
+    println!(
+        "== failure recall over seven people: {failures} failures, {repeats} seen before; injected: {counts:?}"
+    );
+    if let Some(dump) = dump {
+        std::fs::write(dump, serde_json::to_string_pretty(&all).unwrap()).unwrap();
+    }
+    let count = |v: &str| counts.get(v).copied().unwrap_or(0);
+    assert_eq!(
+        count("not judged"),
+        0,
+        "judge the new injections (FAILURE_RECALL_DUMP=<file> dumps them) in tests/data/learning/failure_recall.toml"
+    );
+    assert_eq!(count("wrong"), 0, "a failure recall misleads");
+    assert!(count("relevant") >= RELEVANT_FAILURE_RECALLS, "{counts:?}");
 }
