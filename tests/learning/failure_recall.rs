@@ -169,15 +169,7 @@ pub fn probe(person: &str, sources: &Path) -> Probe {
             .events
             .last()
             .map_or_else(|| "2026-11-23T12:00:00Z".to_string(), |e| e.at.to_rfc3339());
-        let out = homunculus(home.path(), &end)
-            .args(["replay", file.to_str().unwrap()])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        crate::replay_at(home.path(), &file, &end);
     }
     probe
 }

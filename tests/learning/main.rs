@@ -56,11 +56,16 @@ fn root() -> PathBuf {
 }
 
 fn replay(home: &Path, sources: &Path) -> String {
+    replay_at(home, sources, "2026-11-23T12:00:00Z")
+}
+
+/// Replays `sources` into the memory under `home` with the clock at `now`.
+fn replay_at(home: &Path, sources: &Path, now: &str) -> String {
     let out = Command::new(assert_cmd::cargo::cargo_bin("homunculus"))
         .args(["replay", sources.to_str().unwrap()])
         .env_clear()
         .env("HOME", home)
-        .env("HOMUNCULUS_NOW", "2026-11-23T12:00:00Z")
+        .env("HOMUNCULUS_NOW", now)
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .output()
         .unwrap();
