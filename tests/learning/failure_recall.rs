@@ -105,6 +105,44 @@ fn ask_hook(home: &Path, event: &transcript::ReplayEvent) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The shell failures of one session whose signature an earlier session in the same
+/// folder failed with (once per signature), as `<file> <time> | <signature> | <command>`;
+/// `earlier` gains this session's signatures.
+fn seen_before(
+    file: &Path,
+    t: &transcript::Transcript,
+    failures: &[&transcript::ReplayEvent],
+    earlier: &mut HashSet<(String, String)>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut this: HashSet<(String, String)> = HashSet::new();
+    for e in failures.iter().filter(|e| is_shell_failure(e)) {
+        let field = |ptr: &str| {
+            e.payload
+                .pointer(ptr)
+                .and_then(|v| v.as_str())
+                .unwrap_or("")
+        };
+        let error = field("/error");
+        let Some(key) = homunculus::agent::signature::failure_key(error) else {
+            continue;
+        };
+        let k = (t.cwd.clone(), key);
+        if earlier.contains(&k) && this.insert(k.clone()) {
+            out.push(format!(
+                "{} {} | {} | {}",
+                file.display(),
+                e.at.to_rfc3339(),
+                homunculus::agent::signature::signature(error),
+                field("/tool_input/command")
+            ));
+        }
+        this.insert(k);
+    }
+    earlier.extend(this);
+    out
+}
+
 /// Replays `person`'s history session by session, probing every failure first.
 pub fn probe(person: &str, sources: &Path) -> Probe {
     let home = tempfile::tempdir().unwrap();
@@ -123,31 +161,9 @@ pub fn probe(person: &str, sources: &Path) -> Probe {
             .filter(|e| e.hook == HookEvent::PostToolUseFailure)
             .collect();
         probe.failures += failures.len();
-        let mut this: HashSet<(String, String)> = HashSet::new();
-        for e in failures.iter().filter(|e| is_shell_failure(e)) {
-            let err = e
-                .payload
-                .pointer("/error")
-                .and_then(|v| v.as_str())
-                .unwrap_or("");
-            if let Some(key) = homunculus::agent::signature::failure_key(err) {
-                let k = (t.cwd.clone(), key);
-                if earlier.contains(&k) && this.insert(k.clone()) {
-                    probe.repeats.push(format!(
-                        "{} {} | {} | {}",
-                        file.display(),
-                        e.at.to_rfc3339(),
-                        homunculus::agent::signature::signature(err),
-                        e.payload
-                            .pointer("/tool_input/command")
-                            .and_then(|v| v.as_str())
-                            .unwrap_or("")
-                    ));
-                }
-                this.insert(k);
-            }
-        }
-        earlier.extend(this);
+        probe
+            .repeats
+            .extend(seen_before(&file, &t, &failures, &mut earlier));
         let memory = home.path().join(".claude/homunculus");
         if !failures.is_empty() && memory.is_dir() {
             let scratch = tempfile::tempdir().unwrap();
