@@ -623,6 +623,20 @@ fn the_fifth_held_out_corpus() {
     assert!(mangled[0] == 0 && mangled[1] <= 4, "{mangled:?}");
 }
 
+/// A sixth corpus (`tests/data/secrets/corpus6.toml`), written by a reviewer who never
+/// read these rules, of what the first five do not have (token formats of 2025–26,
+/// other CI systems' logs, debugger views, database GUI exports, pasted chat, shell
+/// history, crash dumps, escaped and encoded values, passwords in prose in four more
+/// languages, and hard look-alikes: public keys, ciphertext, test vectors).
+#[test]
+fn the_sixth_held_out_corpus() {
+    let (missed, mangled) = measure_halves("corpus6.toml", "sixth corpus");
+    // Measured as it came, before any rule was changed for it: 8 and 10 missed, 4 and 4
+    // mangled. No rule has been changed for it yet.
+    assert!(missed[0] <= 8 && missed[1] <= 10, "{missed:?}");
+    assert!(mangled[0] <= 4 && mangled[1] <= 4, "{mangled:?}");
+}
+
 /// What says it stands in for a secret stays; a secret that merely holds such a word, or
 /// a key block or command line that says "here" further on, is still redacted.
 #[test]
