@@ -632,8 +632,8 @@ fn the_fifth_held_out_corpus() {
 fn the_sixth_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus6.toml", "sixth corpus");
     // Measured as it came, before any rule was changed for it: 8 and 10 missed, 4 and 4
-    // mangled. No rule has been changed for it yet.
-    assert!(missed[0] <= 8 && missed[1] <= 10, "{missed:?}");
+    // mangled. Since then only Persian's words for a password were added (read half).
+    assert!(missed[0] <= 7 && missed[1] <= 10, "{missed:?}");
     assert!(mangled[0] <= 4 && mangled[1] <= 4, "{mangled:?}");
 }
 
