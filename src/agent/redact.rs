@@ -144,8 +144,11 @@ const RULES: &[Rule] = &[
             "apikey",
             "access_key",
             "private_key",
+            "_pat",
         ],
-        pattern: r#"(?P<k>\b[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*\s*=\s*)(?P<v>"[^"\n]*"|'[^'\n]*'|[^\s;&]+)"#,
+        // A name ending in `_PAT` holds a personal access token (`GH_PAT`,
+        // `AZURE_DEVOPS_EXT_PAT`); `_PATH` does not, so the name must end there.
+        pattern: r#"(?P<k>\b(?:[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*|[A-Z0-9_]*_PAT)\s*=\s*)(?P<v>"[^"\n]*"|'[^'\n]*'|[^\s;&]+)"#,
         replace: "${k}[REDACTED]",
     },
     Rule {

@@ -632,9 +632,21 @@ fn the_fifth_held_out_corpus() {
 fn the_sixth_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus6.toml", "sixth corpus");
     // Measured as it came, before any rule was changed for it: 8 and 10 missed, 4 and 4
-    // mangled. Since then only Persian's words for a password were added (read half).
-    assert!(missed[0] <= 7 && missed[1] <= 10, "{missed:?}");
+    // mangled. Since then, from the read half: Persian's words for a password, `*_PAT`.
+    assert!(missed[0] <= 6 && missed[1] <= 10, "{missed:?}");
     assert!(mangled[0] <= 4 && mangled[1] <= 4, "{mangled:?}");
+}
+
+#[test]
+fn a_personal_access_token_by_its_name_but_not_a_path() {
+    let text = "$ AZURE_DEVOPS_EXT_PAT=Qx7vLm2Rt9Kp4Wz8Nb3Hc6Yd1Fg5Js0Ae az pipelines run";
+    assert!(
+        !redact(text).contains("Qx7vLm2Rt9Kp4Wz8"),
+        "{}",
+        redact(text)
+    );
+    let path = "export GOPATH=/home/a/go CARGO_TARGET_PATH=/tmp/x9Kp4Wz8Nb3Hc6Yd";
+    assert_eq!(redact(path), path);
 }
 
 /// What says it stands in for a secret stays; a secret that merely holds such a word, or
