@@ -5,12 +5,11 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
-use std::io::{BufRead, IsTerminal};
+use std::io::IsTerminal;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Result;
-use chrono::{DateTime, Utc};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{Ctx, engine, print};
@@ -29,48 +28,6 @@ use crate::setup::layout;
 /// mostly pasted data, and reading it would cost more memory than a replay should.
 const MAX_TRANSCRIPT: u64 = 64 * 1024 * 1024;
 
-fn transcripts(sources: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for source in sources {
-        if source.is_file() {
-            out.push(source.clone());
-            continue;
-        }
-        for entry in walkdir::WalkDir::new(source)
-            .follow_links(false)
-            .into_iter()
-            .flatten()
-        {
-            let path = entry.path();
-            // Subagent transcripts are side conversations of a session, not sessions.
-            let sidechain = path.components().any(|c| c.as_os_str() == "subagents");
-            if entry.file_type().is_file()
-                && path.extension().is_some_and(|e| e == "jsonl")
-                && !sidechain
-            {
-                out.push(path.to_path_buf());
-            }
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
-}
-
-/// The first timestamp of a transcript (read from its first lines only), for ordering.
-fn first_timestamp(path: &Path) -> Option<DateTime<Utc>> {
-    let file = std::fs::File::open(path).ok()?;
-    std::io::BufReader::new(file)
-        .split(b'\n')
-        .take(200)
-        .map_while(Result::ok)
-        .find_map(|line| {
-            let v: serde_json::Value = serde_json::from_slice(&line).ok()?;
-            let t = v.get("timestamp")?.as_str()?;
-            crate::time::parse(t)
-        })
-}
-
 /// What the replay read, for the closing line.
 #[derive(Default)]
 struct Tally {
@@ -83,25 +40,20 @@ struct Tally {
 
 pub fn run(ctx: &Ctx, args: &ReplayArgs) -> Result<()> {
     layout::ensure(&ctx.paths, ctx.now)?;
-    let files = transcripts(&args.sources);
+    // Oldest first: a resumed session's parent is read before it, and memories carry
+    // their dates in the order they were made.
+    let files = transcript::files::in_time_order(&args.sources);
     if files.is_empty() {
         anyhow::bail!("no transcript files (*.jsonl) found in the given paths");
     }
     let config = Config::load(&ctx.paths.config())?;
-    let mut dated: Vec<(Option<DateTime<Utc>>, PathBuf)> = files
-        .iter()
-        .map(|f| (first_timestamp(f), f.clone()))
-        .collect();
-    // Oldest first: a resumed session's parent is read before it, and memories carry
-    // their dates in the order they were made.
-    dated.sort();
     let bar = progress(files.len());
     let mut seen = crate::observer::replayed::load(&ctx.paths);
     let before = seen.len();
     let mut tally = Tally::default();
     // The last session replayed per project: what the next one continues from.
     let mut last: HashMap<String, String> = HashMap::new();
-    for (_, file) in &dated {
+    for file in &files {
         bar.inc(1);
         replay_file(ctx, file, &mut seen, &mut last, &mut tally);
     }

@@ -6,7 +6,7 @@
 //! reviewer's verdict on each.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use homunculus::agent::hook_event::HookEvent;
@@ -28,30 +28,6 @@ pub struct Probe {
     /// Failures whose signature an earlier session of the same folder had failed with.
     pub repeats: Vec<String>,
     pub recalled: Vec<Recalled>,
-}
-
-fn first_timestamp(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    text.lines()
-        .take(200)
-        .find_map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).ok()?;
-            Some(v.get("timestamp")?.as_str()?.to_string())
-        })
-        .unwrap_or_default()
-}
-
-fn sessions(sources: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<(String, PathBuf)> = walkdir::WalkDir::new(sources)
-        .into_iter()
-        .flatten()
-        .map(|e| e.into_path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .filter(|p| !p.components().any(|c| c.as_os_str() == "subagents"))
-        .map(|p| (first_timestamp(&p), p))
-        .collect();
-    files.sort();
-    files.into_iter().map(|(_, p)| p).collect()
 }
 
 /// A shell command that failed by itself: not a call the user refused or interrupted.
@@ -150,7 +126,7 @@ pub fn probe(person: &str, sources: &Path) -> Probe {
     let mut probe = Probe::default();
     let fallback = chrono::Utc::now();
     let mut earlier: HashSet<(String, String)> = HashSet::new();
-    for file in sessions(sources) {
+    for file in transcript::files::in_time_order(&[sources.to_path_buf()]) {
         let text = String::from_utf8_lossy(&std::fs::read(&file).unwrap()).into_owned();
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let path = file.display().to_string();

@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 pub mod codex;
+pub mod files;
 mod prompt;
 mod replay;
 pub mod shell_mode;
