@@ -309,6 +309,23 @@ const PEOPLE: &[(&str, &str, &str, bool)] = &[
     ),
 ];
 
+/// `../shared`, where the seven people's transcripts are; `None` (the test skips, saying
+/// so) where they are absent.
+fn seven_people() -> Option<PathBuf> {
+    let shared = root().join("../shared");
+    let present = shared.join("transcripts-real-2").is_dir();
+    if !present {
+        eprintln!("skipped: ../shared/transcripts-real-2 is absent");
+    }
+    present.then_some(shared)
+}
+
+/// A file of `tests/data/learning/`, parsed.
+fn learning_data<T: serde::de::DeserializeOwned>(file: &str) -> T {
+    let path = root().join("tests/data/learning").join(file);
+    toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 #[derive(Debug, Deserialize)]
 struct Verdicts {
     memory: Vec<Verdict>,
@@ -390,15 +407,10 @@ fn tally(person: &str, learned: &[String], verdicts: &Verdicts) -> Tally {
 
 #[test]
 fn seven_people_learn_what_is_true() {
-    let shared = root().join("../shared");
-    if !shared.join("transcripts-real-2").is_dir() {
-        eprintln!("skipped: ../shared/transcripts-real-2 is absent");
+    let Some(shared) = seven_people() else {
         return;
-    }
-    let verdicts: Verdicts = toml::from_str(
-        &std::fs::read_to_string(root().join("tests/data/learning/judged.toml")).unwrap(),
-    )
-    .unwrap();
+    };
+    let verdicts: Verdicts = learning_data("judged.toml");
     let mut rows = Vec::new();
     let mut violations = Vec::new();
     let mut lessons = [(0, 0); 2];
@@ -472,15 +484,10 @@ const RELEVANT_FAILURE_RECALLS: usize = 2;
 
 #[test]
 fn failure_recall_in_time_order_tells_what_helped() {
-    let shared = root().join("../shared");
-    if !shared.join("transcripts-real-2").is_dir() {
-        eprintln!("skipped: ../shared/transcripts-real-2 is absent");
+    let Some(shared) = seven_people() else {
         return;
-    }
-    let verdicts: RecallVerdicts = toml::from_str(
-        &std::fs::read_to_string(root().join("tests/data/learning/failure_recall.toml")).unwrap(),
-    )
-    .unwrap();
+    };
+    let verdicts: RecallVerdicts = learning_data("failure_recall.toml");
     let dump = std::env::var_os("FAILURE_RECALL_DUMP").map(PathBuf::from);
     let mut all = Vec::new();
     let (mut failures, mut repeats) = (0, 0);
