@@ -10,10 +10,13 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 mod email;
+mod key_pair;
 mod layout;
 mod near;
 mod nested;
 mod shape;
+mod store;
+mod url_path;
 mod value;
 
 pub use email::mask_emails;
@@ -341,7 +344,10 @@ fn compiled(i: usize) -> &'static Regex {
 /// Returns `text` with every secret replaced by `[REDACTED]`.
 pub fn redact(text: &str) -> Cow<'_, str> {
     let lower = text.to_ascii_lowercase();
-    let mut out = Cow::Borrowed(text);
+    let mut out = match key_pair::after_key_id(text, &lower) {
+        Some(replaced) => Cow::Owned(replaced),
+        None => Cow::Borrowed(text),
+    };
     for (i, rule) in RULES.iter().enumerate() {
         if !rule.prefilter.iter().any(|p| lower.contains(p)) {
             continue;
@@ -381,6 +387,8 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     // What no shape gives away: found by what stands next to it.
     for find in [
         near::k8s_secret,
+        store::fetched_values,
+        url_path::keys_in_paths,
         near::seed_phrase,
         near::sensitive_values,
         near::printed_secret,

@@ -632,8 +632,10 @@ fn the_fifth_held_out_corpus() {
 fn the_sixth_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus6.toml", "sixth corpus");
     // Measured as it came, before any rule was changed for it: 8 and 10 missed, 4 and 4
-    // mangled. Since then, from the read half: Persian's words for a password, `*_PAT`.
-    assert!(missed[0] <= 6 && missed[1] <= 10, "{missed:?}");
+    // mangled. Since then, from the read half: Persian's words for a password, `*_PAT`,
+    // a secret store's answer, a node provider's key in a URL's path, the secret after its
+    // HMAC key id.
+    assert!(missed[0] <= 2 && missed[1] <= 10, "{missed:?}");
     assert!(mangled[0] <= 4 && mangled[1] <= 4, "{mangled:?}");
 }
 
