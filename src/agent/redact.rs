@@ -368,9 +368,14 @@ pub fn redact(text: &str) -> Cow<'_, str> {
                     !is_secret_value(key, v.as_str()) || value::record_key(key, after)
                 })
             } else {
-                whole.len() <= 64
-                    && !whole.contains(char::is_whitespace)
-                    && value::is_placeholder(whole)
+                // What follows an option's name (`--password ***`, Docker's "--password
+                // via the CLI") is judged alone.
+                let value = caps.name("k").map_or(whole, |k| {
+                    &whole[k.end() - caps.get(0).map_or(0, |m| m.start())..]
+                });
+                value.len() <= 64
+                    && !value.contains(char::is_whitespace)
+                    && (value::is_placeholder(value) || value::is_prose(value))
             };
             if kept {
                 whole.to_string()

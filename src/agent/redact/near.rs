@@ -182,6 +182,7 @@ fn bare_secret_words(token: &str) -> Option<&'static [&'static str]> {
 /// key ("Cache restored from key: …"), an idempotency or primary key.
 pub(super) fn says_public(before: &str) -> bool {
     before.contains("public")
+        || before.contains("pubkey")
         || super::value::is_site_key(before)
         || (before.contains("cache") && before.contains("key"))
         || super::value::PUBLIC.iter().any(|p| {

@@ -18,6 +18,7 @@ pub(super) const PUBLIC: &[&str] = &[
     "row",
     "composite",
     "natural",
+    "pub",
 ];
 
 /// A value that says it stands in for a secret: documentation's `…EXAMPLEKEY`,
@@ -25,6 +26,12 @@ pub(super) const PUBLIC: &[&str] = &[
 /// say so (after a vendor's short prefix): `Your$Pass2024` is a password.
 pub(super) fn is_placeholder(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
+    // A CI system's or a UI's mask (`-p ***`, `••••••`) hides the secret already; the
+    // storage emulator's account key (Azurite, `devstoreaccount1`) is published in
+    // Microsoft's documentation for every developer to use.
+    if value.chars().all(|c| matches!(c, '*' | '•' | '●')) || value.starts_with(AZURITE_KEY) {
+        return !value.is_empty();
+    }
     if [
         "xxxxxx",
         "placeholder",
@@ -54,6 +61,22 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         _ => &parts[..],
     };
     words.iter().any(|w| matches!(*w, "your" | "here")) && words.iter().all(|w| SAYS_SO.contains(w))
+}
+
+/// The key every copy of Azure's storage emulator accepts, as documented by Microsoft.
+const AZURITE_KEY: &str =
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw";
+
+/// Words of prose, never a secret after an option's name: Docker's own warning says
+/// "Using --password via the CLI is insecure".
+const PROSE: &[&str] = &[
+    "via", "for", "to", "is", "are", "and", "or", "the", "of", "with", "in", "on", "from", "when",
+    "if", "not", "instead", "option", "flag",
+];
+
+/// Whether a value is a word of prose, not a secret.
+pub(super) fn is_prose(value: &str) -> bool {
+    PROSE.iter().any(|w| value.eq_ignore_ascii_case(w))
 }
 
 /// A site key (reCAPTCHA's, hCaptcha's, Turnstile's) is in every page's HTML.
@@ -205,6 +228,7 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
     };
     !(v.is_empty()
         || is_placeholder(v)
+        || is_prose(v)
         || port
         || about
         || public
