@@ -277,6 +277,28 @@ fn a_failure_whose_quote_was_clipped_is_still_found_by_its_pattern() {
 }
 
 #[test]
+fn a_failure_recalls_its_own_sighting_not_the_episodes_newest() {
+    // One lesson (git add a new file before a Nix build), two failures that teach it:
+    // the newest sighting is of another command and another error.
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    memory.write(
+        "episodes/2025-06-17-git-add-before-nix-build.md",
+        "---\ndate: 2025-06-17\ntype: episode\nproject: \"ledger\"\ntags: [\"tooling\"]\npattern: \"recover:*=>first:git add\"\noccurrences: 2\nprovenance: model\n---\n\n# git add before nix build\n\nStage new files before Nix evaluates the flake.\n\n## Sightings\n\n- 2025-06-17, ledger: `nixos-rebuild build --flake .#jaro` failed with \"error: path '/nix/store/a-source/hosts/desktop.nix' does not exist\"; `git add hosts/` and then `nixos-rebuild build --flake .#jaro` passed (session 1a2b3c4d)\n- 2025-06-20, ledger: `nix flake check` failed with \"error: Path 'flake.nix' in the repository is not tracked by Git.\"; `git add flake.nix` and then `nix flake check` passed (session 5e6f7a8b)\n",
+    );
+    let failure = payload(
+        "PostToolUseFailure",
+        &cwd,
+        json!({"tool_name": "Bash", "tool_input": {"command": "nixos-rebuild build --flake .#jaro"},
+               "error": "Exit code 1\nerror: path '/nix/store/b-source/lib/default.nix' does not exist"}),
+    );
+    let answer = run(&memory, HookEvent::PostToolUseFailure, failure);
+    let text = context(&answer);
+    assert!(text.contains("git add hosts/"), "{text}");
+    assert!(!text.contains("not tracked by Git"), "{text}");
+}
+
+#[test]
 fn injected_memory_is_fenced_and_memory_text_cannot_forge_structure() {
     let memory = Memory::new();
     // A project folder whose name holds a line break and a heading.

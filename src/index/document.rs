@@ -254,13 +254,7 @@ fn session_gist(body_text: &str, ending: crate::memory::session::Ending) -> Opti
 /// `uv run ty check`"), so there the first paragraph under the title, the lesson it would
 /// teach, says more.
 fn episode_gist(body: &str, pattern: Option<&str>) -> Option<String> {
-    let sighting = body::section(body, "Sightings").and_then(|range| {
-        body[range]
-            .lines()
-            .rev()
-            .find_map(|l| l.trim().strip_prefix("- "))
-            .map(str::to_string)
-    });
+    let sighting = sightings(body).last().map(str::to_string);
     let lesson = || {
         body.lines()
             .map(str::trim)
@@ -269,17 +263,25 @@ fn episode_gist(body: &str, pattern: Option<&str>) -> Option<String> {
             .next()
             .map(str::to_string)
     };
-    // The batch mark at a sighting's end is bookkeeping.
-    let sighting = sighting.map(|s| match s.rfind(" (batch ") {
-        Some(at) => s[..at].to_string(),
-        None => s,
-    });
     let story = pattern.is_none_or(crate::memory::pattern::is_recovery);
     if story {
         sighting.or_else(lesson)
     } else {
         lesson().or(sighting)
     }
+}
+
+/// An episode's sightings, oldest first, without the batch mark at their end (which is
+/// bookkeeping).
+pub(crate) fn sightings(body: &str) -> impl DoubleEndedIterator<Item = &str> {
+    let lines = body::section(body, "Sightings").map_or("", |range| &body[range]);
+    lines.lines().filter_map(|l| {
+        let sighting = l.trim().strip_prefix("- ")?;
+        Some(match sighting.rfind(" (batch ") {
+            Some(at) => &sighting[..at],
+            None => sighting,
+        })
+    })
 }
 
 /// The failures a memory is about, as flags the same failure finds again: the

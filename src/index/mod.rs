@@ -4,6 +4,7 @@
 
 mod document;
 
+pub(crate) use document::sightings;
 pub use document::{CONFIRMED, CONFIRMED_BY_USER, UNFINISHED};
 pub mod listing;
 pub mod schema;

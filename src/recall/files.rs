@@ -144,7 +144,22 @@ pub fn for_failure(
     let top = TopDocs::with_limit(2).order_by_fast_field::<i64>("last_seen", Order::Desc);
     let mut out = Vec::new();
     for (_, address) in searcher.search(&query, &top)? {
-        out.push(load(&searcher, f, address, now)?);
+        let mut item = load(&searcher, f, address, now)?;
+        let doc: tantivy::TantivyDocument = searcher.doc(address)?;
+        if let Some(sighting) = sighting_of(&crate::index::stored_text(&doc, f.body), key) {
+            item.gist = sighting;
+        }
+        out.push(item);
     }
     Ok(out)
+}
+
+/// The newest sighting of an episode that is of this failure: an episode gathers the
+/// failures that teach one lesson, and its newest sighting may be of another.
+fn sighting_of(body: &str, key: &str) -> Option<String> {
+    use crate::agent::signature::{failure_key, quoted_failures};
+    crate::index::sightings(body)
+        .rev()
+        .find(|line| quoted_failures(line).any(|q| failure_key(q).as_deref() == Some(key)))
+        .map(str::to_string)
 }
