@@ -336,6 +336,9 @@ const RULES: &[Rule] = &[
     },
 ];
 
+/// A rule that finds secrets by what stands around them: the text redacted, if it holds one.
+type Finder<'a> = dyn Fn(&str) -> Option<String> + 'a;
+
 fn compiled(i: usize) -> &'static Regex {
     static CACHE: [OnceLock<Regex>; RULES.len()] = [const { OnceLock::new() }; RULES.len()];
     CACHE[i].get_or_init(|| Regex::new(RULES[i].pattern).expect("redaction patterns are valid"))
@@ -389,22 +392,25 @@ pub fn redact(text: &str) -> Cow<'_, str> {
             out = Cow::Owned(replaced);
         }
     }
-    // What no shape gives away: found by what stands next to it.
-    for find in [
-        near::k8s_secret,
-        store::fetched_values,
-        url_path::keys_in_paths,
-        near::seed_phrase,
-        near::sensitive_values,
-        near::printed_secret,
-        near::app_password,
-        near::near_words,
-        nested::under_secret_names,
-        layout::secret_columns,
-        layout::value_on_next_line,
-        layout::terraform_sensitive,
-        shape::prefixed_keys,
-    ] {
+    // What no shape gives away: found by what stands next to it. A finder's literal
+    // prefilter reads the text as it came (a redaction never removes the words it looks
+    // for), so a large output is lower-cased once.
+    let finders: [&Finder; 13] = [
+        &near::k8s_secret,
+        &|t: &str| store::fetched_values(t, &lower),
+        &|t: &str| url_path::keys_in_paths(t, &lower),
+        &near::seed_phrase,
+        &near::sensitive_values,
+        &near::printed_secret,
+        &near::app_password,
+        &near::near_words,
+        &nested::under_secret_names,
+        &layout::secret_columns,
+        &layout::value_on_next_line,
+        &layout::terraform_sensitive,
+        &shape::prefixed_keys,
+    ];
+    for find in finders {
         if let Some(replaced) = find(&out) {
             out = Cow::Owned(replaced);
         }

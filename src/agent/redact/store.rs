@@ -31,8 +31,7 @@ const FETCHED: &[&[&str]] = &[
 const FIELDS: &str = "value|secretstring|secret_string|secretvalue|secret_value|computed";
 
 /// Replaces the secret fields' values of a secret store's answer; `None` when none.
-pub fn fetched_values(text: &str) -> Option<String> {
-    let lower = text.to_ascii_lowercase();
+pub fn fetched_values(text: &str, lower: &str) -> Option<String> {
     if !FETCHED
         .iter()
         .any(|words| words.iter().all(|w| lower.contains(w)))
@@ -76,30 +75,30 @@ fn is_secret(value: &str) -> bool {
 mod tests {
     use super::fetched_values;
 
+    fn run(text: &str) -> Option<String> {
+        fetched_values(text, &text.to_ascii_lowercase())
+    }
+
     #[test]
     fn a_stores_value_is_redacted_but_not_its_name_or_a_plain_parameter() {
         let vault = "$ az keyvault secret show --vault-name kv --name db-pass\n{\n  \"name\": \"db-pass\",\n  \"value\": \"hunter2hunter2\"\n}";
-        let out = fetched_values(vault).expect("redacted");
+        let out = run(vault).expect("redacted");
         assert!(
             out.contains("\"name\": \"db-pass\"") && !out.contains("hunter2"),
             "{out}"
         );
 
         let plain = "$ aws ssm get-parameter --name /app/host\n{ \"Value\": \"db.internal\" }";
-        assert_eq!(fetched_values(plain), None);
+        assert_eq!(run(plain), None);
         let decrypted =
             "$ aws ssm get-parameter --name /app/pw --with-decryption\n{ \"Value\": \"pa55word\" }";
-        assert!(
-            !fetched_values(decrypted)
-                .expect("redacted")
-                .contains("pa55word")
-        );
+        assert!(!run(decrypted).expect("redacted").contains("pa55word"));
     }
 
     #[test]
     fn a_secret_string_with_escaped_json_goes_whole() {
         let text = r#"{"Name": "prod/db", "SecretString": "{\"username\":\"app\",\"password\":\"Zq8vT2mX9kL4\"}"}"#;
-        let out = fetched_values(text).expect("redacted");
+        let out = run(text).expect("redacted");
         assert_eq!(out, r#"{"Name": "prod/db", "SecretString": "[REDACTED]"}"#);
     }
 }
