@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+mod dump;
 mod email;
 mod key_pair;
 mod layout;
@@ -414,6 +415,9 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         if let Some(replaced) = find(&out) {
             out = Cow::Owned(replaced);
         }
+    }
+    if let Some(replaced) = dump::in_hex_dumps(&out, |bytes| redact(bytes).into_owned()) {
+        out = Cow::Owned(replaced);
     }
     out
 }

@@ -634,8 +634,8 @@ fn the_sixth_held_out_corpus() {
     // Measured as it came, before any rule was changed for it: 8 and 10 missed, 4 and 4
     // mangled. Since then, from the read half: Persian's words for a password, `*_PAT`,
     // a secret store's answer, a node provider's key in a URL's path, the secret after its
-    // HMAC key id.
-    assert!(missed[0] <= 2 && missed[1] <= 10, "{missed:?}");
+    // HMAC key id, a token cut across a hex dump's rows.
+    assert!(missed[0] <= 1 && missed[1] <= 10, "{missed:?}");
     // A mask, a prose word after `--password`, a `pubkey` and the storage emulator's
     // published key are kept since (read half 4 -> 1 mangled).
     assert!(mangled[0] <= 1 && mangled[1] <= 4, "{mangled:?}");
