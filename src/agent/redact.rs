@@ -15,6 +15,7 @@ mod key_pair;
 mod layout;
 mod near;
 mod nested;
+mod secret_file;
 mod shape;
 mod store;
 mod url_path;
@@ -283,7 +284,8 @@ const RULES: &[Rule] = &[
     },
     Rule {
         // Programs whose short option takes a password: `sshpass -p`, `docker login -p`,
-        // `zip -P`, `redis-cli -a`, `xfreerdp /p:`, `htpasswd -b user pw`, `net use … pw`.
+        // `zip -P`, `redis-cli -a`, `xfreerdp /p:`, `htpasswd -b user pw`, `net use … pw`,
+        // Windows' `schtasks … /RP pw` (the run-as password) and `/P pw`.
         prefilter: &[
             "sshpass",
             "login",
@@ -294,8 +296,9 @@ const RULES: &[Rule] = &[
             "htpasswd",
             "net use",
             "--secret",
+            "schtasks",
         ],
-        pattern: r#"(?P<k>\s/p:|\b(?:sshpass\s+-p\s*|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm\s+registry)\s+login\b[^\n]*?\s-p\s*|(?:zip|unzip|7z|7za)\b[^\n]*?\s-[pP]\s*|redis-cli\b[^\n]*?\s-a\s+|htpasswd\s+-b\S*\s+\S+\s+\S+\s+|net\s+use\s+\S+\s+\S+\s+|config\s+set\s+--secret\s+\S+\s+))(?P<v>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)"#,
+        pattern: r#"(?P<k>\s/p:|\bschtasks\b[^\n]*?\s/R?P\s+|\b(?:sshpass\s+-p\s*|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm\s+registry)\s+login\b[^\n]*?\s-p\s*|(?:zip|unzip|7z|7za)\b[^\n]*?\s-[pP]\s*|redis-cli\b[^\n]*?\s-a\s+|htpasswd\s+-b\S*\s+\S+\s+\S+\s+|net\s+use\s+\S+\s+\S+\s+|config\s+set\s+--secret\s+\S+\s+))(?P<v>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)"#,
         replace: "${k}[REDACTED]",
     },
     Rule {
@@ -396,10 +399,11 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     // What no shape gives away: found by what stands next to it. A finder's literal
     // prefilter reads the text as it came (a redaction never removes the words it looks
     // for), so a large output is lower-cased once.
-    let finders: [&Finder; 13] = [
+    let finders: [&Finder; 14] = [
         &near::k8s_secret,
         &|t: &str| store::fetched_values(t, &lower),
         &|t: &str| url_path::keys_in_paths(t, &lower),
+        &|t: &str| secret_file::printed_file(t, &lower),
         &near::seed_phrase,
         &near::sensitive_values,
         &near::printed_secret,

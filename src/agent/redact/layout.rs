@@ -38,8 +38,11 @@ fn secret_name(name: &str) -> Option<String> {
     let split = crate::text::split_camel(name);
     let said = spoken(&split);
     let snake = split.replace(' ', "_");
-    (SECRET_NAMES.iter().any(|w| said.trim_end().ends_with(w)) && is_secret_value(&snake, SAMPLE))
-        .then_some(snake)
+    // `pass` and `pwd` only as a word of their own (`RCLONE_CONFIG_PASS`, not `bypass`).
+    let last_word = said.split_whitespace().next_back().unwrap_or("");
+    let says = SECRET_NAMES.iter().any(|w| said.trim_end().ends_with(w))
+        || matches!(last_word, "pass" | "pwd");
+    (says && is_secret_value(&snake, SAMPLE)).then_some(snake)
 }
 
 /// Whether `value` is to be hidden under the secret's name `snake` (as `secret_name`
@@ -161,12 +164,20 @@ pub fn value_on_next_line(text: &str) -> Option<String> {
             && let Some((quote, literal)) = lone_literal(trimmed)
             && hidden(&key, literal)
         {
-            let quoted = format!("{quote}{literal}{quote}");
-            out.push_str(&line.replacen(&quoted, &format!("{quote}{REDACTED}{quote}"), 1));
+            let (open, close) = if trimmed.starts_with("<string>") {
+                (">".to_string(), "<".to_string())
+            } else {
+                (quote.to_string(), quote.to_string())
+            };
+            let quoted = format!("{open}{literal}{close}");
+            out.push_str(&line.replacen(&quoted, &format!("{open}{REDACTED}{close}"), 1));
             changed = true;
             continue;
         }
-        name = assigned_name(trimmed).and_then(|n| secret_name(&n));
+        name = assigned_name(trimmed)
+            .or_else(|| echoed_name(trimmed))
+            .or_else(|| plist_key(trimmed))
+            .and_then(|n| secret_name(&n));
         out.push_str(line);
     }
     changed.then_some(out)
@@ -190,8 +201,37 @@ fn assigned_name(line: &str) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
-/// The quote and content of a line that is one quoted literal (`'…';`, `"…",`).
+/// The name a REPL line asks to see (`>>> auth_client.refresh_token`, `irb> cfg.api_key`):
+/// the interpreter prints its value on the next line.
+fn echoed_name(line: &str) -> Option<String> {
+    let expr = [">>> ", "irb> ", "> ", "In ["]
+        .iter()
+        .find_map(|p| line.strip_prefix(p))?;
+    // IPython's `In [3]: x.token`.
+    let expr = expr.split_once("]: ").map_or(expr, |(_, rest)| rest).trim();
+    let path = !expr.is_empty()
+        && expr
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.'));
+    path.then(|| expr.rsplit('.').next().unwrap_or(expr).to_string())
+}
+
+/// The name of a property list's key (`<key>RCLONE_CONFIG_PASS</key>`), whose value is
+/// the next line's `<string>`.
+fn plist_key(line: &str) -> Option<String> {
+    let name = line.strip_prefix("<key>")?.strip_suffix("</key>")?;
+    (!name.is_empty() && !name.contains('<')).then(|| name.to_string())
+}
+
+/// The quote and content of a line that is one quoted literal (`'…';`, `"…",`), or a
+/// property list's `<string>…</string>` (returned with `"` for its quote).
 fn lone_literal(line: &str) -> Option<(char, &str)> {
+    if let Some(inner) = line
+        .strip_prefix("<string>")
+        .and_then(|l| l.strip_suffix("</string>"))
+    {
+        return (!inner.contains('<')).then_some(('"', inner));
+    }
     let line = line.trim_end_matches([';', ',']).trim_end();
     let quote = line.chars().next().filter(|c| matches!(c, '"' | '\''))?;
     let inner = line.strip_prefix(quote)?.strip_suffix(quote)?;

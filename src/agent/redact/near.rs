@@ -82,6 +82,26 @@ const SECRET_WORDS: &[&str] = &[
     "salasana",
     "jelszó",
     "parolă",
+    "密碼",
+    "密鑰",
+    "金鑰",
+    "權杖",
+    "패스워드",
+    "পাসওয়ার্ড",
+    "پاس ورڈ",
+    "கடவுச்சொல்",
+    "పాస్‌వర్డ్",
+    "nenosiri",
+    "kata laluan",
+    "slaptažodis",
+    "parool",
+    "lozinka",
+    "adgangskode",
+    "passord",
+    "lykilorð",
+    "fjalëkalim",
+    "პაროლი",
+    "գաղտնաբառ",
 ];
 
 /// Words that announce a password, which may be only digits ("şifresi 39406414").
@@ -112,6 +132,23 @@ const PASSWORD_WORDS: &[&str] = &[
     "lösenord",
     "salasana",
     "jelszó",
+    "密碼",
+    "패스워드",
+    "পাসওয়ার্ড",
+    "پاس ورڈ",
+    "கடவுச்சொல்",
+    "పాస్‌వర్డ్",
+    "nenosiri",
+    "kata laluan",
+    "slaptažodis",
+    "parool",
+    "lozinka",
+    "adgangskode",
+    "passord",
+    "lykilorð",
+    "fjalëkalim",
+    "პაროლი",
+    "գաղտնաբառ",
 ];
 
 /// How far before a bare-looking value (all digits, all lower-case letters) its secret
@@ -166,16 +203,63 @@ pub(super) fn looks_secret(token: &str) -> bool {
 /// For a token no shape gives away, the words one of which must stand right before it
 /// for it to be a secret: a password of six digits or more after a word for a password,
 /// or twenty lower-case letters or more after any word for a secret (a generated key in
-/// one case).
+/// one case), or letters drawn at random.
 fn bare_secret_words(token: &str) -> Option<&'static [&'static str]> {
     let n = token.chars().count();
     if n >= 6 && token.chars().all(|c| c.is_ascii_digit()) {
         Some(PASSWORD_WORDS)
-    } else if n >= 20 && token.chars().all(|c| c.is_ascii_lowercase()) {
+    } else if n >= 20 && token.chars().all(|c| c.is_ascii_lowercase()) || random_letters(token) {
         Some(SECRET_WORDS)
     } else {
         None
     }
+}
+
+/// A name in code: words of letters joined by `_`, `.`, `/`, `-` or `:`, no digit; or
+/// a source file's path, with its line (`src/lib.rs:270`).
+fn is_identifier(token: &str) -> bool {
+    let token = token.trim_matches(|c: char| !c.is_alphanumeric());
+    let file = token.split(':').next().unwrap_or(token);
+    let source_path = file.contains('/')
+        && file.rsplit_once('.').is_some_and(|(_, ext)| {
+            (1..=4).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_lowercase())
+        })
+        && token[file.len()..]
+            .trim_start_matches(':')
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ':');
+    if source_path {
+        return true;
+    }
+    let parts: Vec<&str> = token.split(['_', '.', '/', '-', ':']).collect();
+    parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| p.len() >= 2 && p.chars().all(|c| c.is_ascii_alphabetic()))
+}
+
+/// Letters only, drawn at random (Logz.io's tokens are 32 letters of both cases): long,
+/// and its capitals run together as no name's do (`AuthenticationTokenProvider` has
+/// none side by side; a random string has one pair in four).
+fn random_letters(token: &str) -> bool {
+    let b = token.as_bytes();
+    let upper = b.iter().filter(|c| c.is_ascii_uppercase()).count();
+    let lower = b.iter().filter(|c| c.is_ascii_lowercase()).count();
+    let capitals_together = b
+        .windows(2)
+        .filter(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase())
+        .count();
+    // `XMLHTTPRequestHandler` has capitals together, but few words begin inside it.
+    let words_begun = b
+        .windows(2)
+        .filter(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+        .count();
+    b.len() >= 20
+        && upper + lower == b.len()
+        && upper >= 5
+        && lower >= 5
+        && capitals_together >= 3
+        && words_begun >= 4
 }
 
 /// Whether the words before a token say its key is no secret: a public key, a cache's
@@ -216,8 +300,9 @@ pub fn near_words(text: &str) -> Option<String> {
                     '"' | '\'' | '\\' | ',' | ';' | ')' | '(' | '，' | '。' | '`'
                 )
             });
-            // Only a token of a secret's shape is worth looking behind.
-            let mixed = looks_secret(bare);
+            // Only a token of a secret's shape is worth looking behind; a name in code
+            // (`SWITCH_Official_General`, `SubagentState.configs`) is none.
+            let mixed = looks_secret(bare) && !is_identifier(bare);
             let close_words = bare_secret_words(bare);
             if (!mixed && close_words.is_none())
                 || bare.contains("[REDACTED]")
@@ -283,9 +368,12 @@ fn values(line: &str) -> impl Iterator<Item = (usize, &str)> {
     tokens(line)
         .filter(|(_, word)| !word.trim_start_matches(['"', '\'']).starts_with("ENC["))
         .flat_map(move |(_, word)| {
-            word.split(['=', '(', ')', '"', '\'', ',', ';'])
-                .filter(|t| !t.is_empty())
-                .map(move |t| (t.as_ptr() as usize - line.as_ptr() as usize, t))
+            // CJK prose runs words together with its own punctuation (`127.0.0.1`，`/tftp`).
+            word.split([
+                '=', '(', ')', '"', '\'', ',', ';', '，', '、', '；', '：', '（', '）', '。', '`',
+            ])
+            .filter(|t| !t.is_empty())
+            .map(move |t| (t.as_ptr() as usize - line.as_ptr() as usize, t))
         })
 }
 

@@ -5,6 +5,11 @@
 
 /// The shortest random body taken for a key.
 const MIN_BODY: usize = 30;
+/// The same after a prefix that says the key is secret (`sk_` is a secret key in most
+/// vendors' conventions: Stripe's, Checkout.com's, Clerk's).
+const MIN_SECRET_BODY: usize = 20;
+/// Prefixes that say so.
+const SAYS_SECRET: &[&str] = &["sk", "rk", "secret", "priv", "private"];
 /// A prefix is at most this many segments (`acme_live_` is two) of at most
 /// `MAX_SEGMENT` characters each.
 const MAX_SEGMENTS: usize = 3;
@@ -65,7 +70,7 @@ pub fn prefixed_keys(text: &str) -> Option<String> {
 fn candidates(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
         .map(move |t| (t.as_ptr() as usize - text.as_ptr() as usize, t))
-        .filter(|(_, t)| t.len() > MIN_BODY + 2)
+        .filter(|(_, t)| t.len() > MIN_SECRET_BODY + 2)
 }
 
 /// Where a token's random body starts, if the token is a prefix and a random body.
@@ -86,10 +91,15 @@ fn key_body(token: &str) -> Option<usize> {
         if !lower_word || NOT_KEYS.contains(&segment) {
             return None;
         }
+        let min = if segments == 0 && SAYS_SECRET.contains(&segment) {
+            MIN_SECRET_BODY
+        } else {
+            MIN_BODY
+        };
         segments += 1;
         at = i + 1;
         let body = &token[at..];
-        if is_random(body) || is_random_in_parts(body) {
+        if is_random(body, min) || is_random_in_parts(body) {
             return Some(at);
         }
         if segments == MAX_SEGMENTS {
@@ -106,7 +116,7 @@ fn is_random_in_parts(body: &str) -> bool {
     first.len() >= MIN_FIRST_PART
         && first.len() < body.len()
         && !body.contains("__")
-        && is_random(&body.replace(['_', '-'], ""))
+        && is_random(&body.replace(['_', '-'], ""), MIN_BODY)
 }
 
 /// The shortest random first part of a body with separators in it.
@@ -115,9 +125,9 @@ const MIN_FIRST_PART: usize = 20;
 /// A body drawn at random from letters and digits: long, and either of mixed case with
 /// no run of lower-case letters as long as a word, or of lower-case letters and digits
 /// (not hex, which digests are) with few vowels, unlike words run together.
-fn is_random(body: &str) -> bool {
+fn is_random(body: &str, min: usize) -> bool {
     let n = body.len();
-    if n < MIN_BODY || !body.bytes().all(|b| b.is_ascii_alphanumeric()) {
+    if n < min || !body.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return false;
     }
     let upper = body.bytes().filter(u8::is_ascii_uppercase).count();
@@ -153,6 +163,7 @@ mod tests {
             "pat-na1-9Kd82JfPq7XmL3vB0tRz4WcYa6HnQ1",
             "hcaik_01h4l8h3rgzcygg50j2mb002lto72kqxylkzqr",
             "acme_live_apikey_01k3f5n3k6bmgkvp5xe4raya5h_UBH7CWQfpflKmkCvqGtEwJ_698",
+            "sk_q7w2x9r4t1y8z3k6m5p0b2s7d4",
         ] {
             let text = format!("export KEYLESS={key} # set up");
             let out = prefixed_keys(&text).unwrap();
@@ -172,6 +183,8 @@ mod tests {
             "session_01MqnbqBMNxCkL8NixMEnPj1 toolu_01XTePumH4JtnxFK3LPmmWT7",
             "pi_3MtwBwLkdIwHu7ix28a3tqPa and cus_NffrFeUfNV2Hib",
             "build-cache-3f2a9b7c1d0e4f5a6b7c8d9e0f1a2b3c4d5e6f7a",
+            "acme_q7w2e9r4t1y8u3i6o5p0a2s7d4",
+            "sk_buff_head_of_the_receive_queue_list",
         ] {
             assert_eq!(prefixed_keys(text), None, "{text}");
         }

@@ -592,7 +592,8 @@ fn the_third_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus3.toml", "third corpus");
     // First measured (before this round) at 18 and 18 missed, 1 and 5 mangled; what each
     // half reaches now.
-    assert!(missed[0] == 0 && missed[1] <= 10, "{missed:?}");
+    // Never-read half 10 -> 8 since a secret file's printing is read (seventh corpus).
+    assert!(missed[0] == 0 && missed[1] <= 8, "{missed:?}");
     assert!(mangled[0] == 0 && mangled[1] <= 5, "{mangled:?}");
 }
 
@@ -635,10 +636,12 @@ fn the_sixth_held_out_corpus() {
     // mangled. Since then, from the read half: Persian's words for a password, `*_PAT`,
     // a secret store's answer, a node provider's key in a URL's path, the secret after its
     // HMAC key id, a token cut across a hex dump's rows.
-    assert!(missed[0] <= 1 && missed[1] <= 10, "{missed:?}");
+    assert!(missed[0] <= 1 && missed[1] <= 9, "{missed:?}");
     // A mask, a prose word after `--password`, a `pubkey` and the storage emulator's
-    // published key are kept since (read half 4 -> 1 mangled).
-    assert!(mangled[0] <= 1 && mangled[1] <= 4, "{mangled:?}");
+    // published key are kept since (read half 4 -> 1 mangled). Reading what a secret
+    // file prints (from the seventh corpus) caught one more never-read secret here and
+    // mangled one more never-read look-alike (4 -> 5), left unread.
+    assert!(mangled[0] <= 1 && mangled[1] <= 5, "{mangled:?}");
 }
 
 /// What only looks like a secret after its key: a CI system's mask, Docker's own warning,
@@ -715,4 +718,66 @@ fn a_record_is_judged_by_the_name_its_key_gives() {
         "{}",
         redact(secret)
     );
+}
+
+/// A seventh corpus (`tests/data/secrets/corpus7.toml`), written by a reviewer who never
+/// read these rules: secret managers' and Kubernetes' outputs, database and broker
+/// configs, payment, messaging, observability and AI providers not named before, session
+/// cookies, OAuth refresh tokens, overlay networks, key blocks in other wrappers, Windows
+/// command lines, passwords in prose in four more languages; and look-alikes of each.
+#[test]
+fn the_seventh_held_out_corpus() {
+    let (missed, mangled) = measure_halves("corpus7.toml", "seventh corpus");
+    // Measured as it came, on the build of the round before: 11 and 8 missed, 4 and 1
+    // mangled; with this round's rules from the sixth corpus, before any for it: 11 and 7.
+    // Since then, from the read half: a property list's key and value, a REPL's echo of a
+    // secret-named attribute, a name ending in `pass`, letters drawn at random after a
+    // secret's word, `schtasks /RP`, `sk_` with a shorter body, what a secret file prints,
+    // the words for a password in more languages.
+    assert!(missed[0] <= 4 && missed[1] <= 7, "{missed:?}");
+    assert!(mangled[0] <= 4 && mangled[1] <= 1, "{mangled:?}");
+}
+
+/// The seventh corpus's read half, as rules: each shape alone.
+#[test]
+fn shapes_of_the_seventh_corpus() {
+    for (text, secret) in [
+        (
+            "<key>RCLONE_CONFIG_PASS</key>\n\t<string>qOOsIh8-klPOV81E3RbRAg</string>",
+            "qOOsIh8",
+        ),
+        (
+            ">>> client.refresh_token\n'AB11563099691shW5HrcSmPKoc50U2'",
+            "AB115630",
+        ),
+        (
+            "    logzio_token  eRAdaPfsiZMDkONQzwnbOssjusogbOZS",
+            "eRAdaPfs",
+        ),
+        (
+            "schtasks /Create /TN x /RU ACME\\svc /RP T2DH*hbgTH7to4Zuti5W /F",
+            "T2DH*hbg",
+        ),
+        (
+            "new Checkout(\"sk_oa4qbac2d7tviw5ahlqf33jf2tm\")",
+            "oa4qbac2",
+        ),
+        (
+            "$ sudo cat /var/lib/zerotier-one/identity.secret\n8eb3e1757d:0:4d518ec0388d0c121eb263cd2023e0bd77c3",
+            "4d518ec0",
+        ),
+        ("নতুন পাসওয়ার্ড হলো _d*RJP#Y1O#oC_i1DAsh", "_d*RJP#Y"),
+    ] {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for kept in [
+        "the token comes from AuthenticationTokenProvider now",
+        "官方金鑰 `SWITCH_Official_General`",
+        "密碼照剝 server 端；移除 `SubagentState.configs/plugins`、`rust_layer/src/lib.rs:270`",
+        "$ cat ~/.ssh/id_ed25519.pub\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq7W2e9R4t1Y8u3I6o5P0 me@host",
+        "<key>Bypass</key>\n<string>q7W2e9R4t1Y8u3I6o5P0</string>",
+    ] {
+        assert_eq!(redact(kept), kept, "{kept}");
+    }
 }
