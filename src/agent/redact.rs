@@ -355,6 +355,10 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         Some(replaced) => Cow::Owned(replaced),
         None => Cow::Borrowed(text),
     };
+    // A locale's strings name secrets in every language and hold none.
+    let ui_strings = ["locales/", "/locale/", "i18n", "translations/", "/lang/"]
+        .iter()
+        .any(|w| lower.contains(w));
     for (i, rule) in RULES.iter().enumerate() {
         if !rule.prefilter.iter().any(|p| lower.contains(p)) {
             continue;
@@ -372,7 +376,9 @@ pub fn redact(text: &str) -> Cow<'_, str> {
                 caps.name("v").is_some_and(|v| {
                     let key = caps.name("k").map_or("", |k| k.as_str());
                     let after = &hay[caps.get(0).map_or(0, |m| m.end())..];
-                    !is_secret_value(key, v.as_str()) || value::record_key(key, after)
+                    !is_secret_value(key, v.as_str())
+                        || value::record_key(key, after)
+                        || ui_strings && value::is_ui_string(v.as_str())
                 })
             } else {
                 // What follows an option's name (`--password ***`, Docker's "--password
@@ -382,7 +388,9 @@ pub fn redact(text: &str) -> Cow<'_, str> {
                 });
                 value.len() <= 64
                     && !value.contains(char::is_whitespace)
-                    && (value::is_placeholder(value) || value::is_prose(value))
+                    && (value::is_placeholder(value)
+                        || value::is_prose(value)
+                        || value::is_shell_syntax(value))
             };
             if kept {
                 whole.to_string()

@@ -197,6 +197,7 @@ pub(super) fn looks_secret(token: &str) -> bool {
         && !assigned
         && !token.contains("://")
         && !token.starts_with(['/', '~', '.', '$', '<', '{', '['])
+        && !super::value::is_shell_syntax(token)
         && ((n >= 8 && kinds >= 3) || (n >= 20 && kinds >= 2 && !symbol) || hex || base32)
 }
 

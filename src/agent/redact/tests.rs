@@ -735,7 +735,9 @@ fn the_seventh_held_out_corpus() {
     // secret's word, `schtasks /RP`, `sk_` with a shorter body, what a secret file prints,
     // the words for a password in more languages.
     assert!(missed[0] <= 4 && missed[1] <= 7, "{missed:?}");
-    assert!(mangled[0] <= 4 && mangled[1] <= 1, "{mangled:?}");
+    // Kept since, from the read half: a certificate in base64, a locale's strings,
+    // analytics cookies, an option followed by a redirection (read half 4 -> 0 mangled).
+    assert!(mangled[0] == 0 && mangled[1] <= 1, "{mangled:?}");
 }
 
 /// The seventh corpus's read half, as rules: each shape alone.
@@ -767,6 +769,15 @@ fn shapes_of_the_seventh_corpus() {
             "4d518ec0",
         ),
         ("নতুন পাসওয়ার্ড হলো _d*RJP#Y1O#oC_i1DAsh", "_d*RJP#Y"),
+        ("{ \"password\": \"Contraseña\" }", "Contraseña"),
+        (
+            "<User>acme</User>\n<Pass encoding=\"base64\">RjNwOUs2YkBKWkguanI3ZVFu</Pass>",
+            "RjNwOUs2",
+        ),
+        (
+            "Cookie: sessionid=q7W2e9R4t1Y8u3I6o5P0; _ga=GA1.1.15771",
+            "q7W2e9R4",
+        ),
     ] {
         let out = redact(text);
         assert!(!out.contains(secret), "{out}");
@@ -777,6 +788,10 @@ fn shapes_of_the_seventh_corpus() {
         "密碼照剝 server 端；移除 `SubagentState.configs/plugins`、`rust_layer/src/lib.rs:270`",
         "$ cat ~/.ssh/id_ed25519.pub\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq7W2e9R4t1Y8u3I6o5P0 me@host",
         "<key>Bypass</key>\n<string>q7W2e9R4t1Y8u3I6o5P0</string>",
+        "    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUMvakNDQWVhZ0F3SUJBZ0lCQURBTkJn",
+        "$ jq . public/locales/es/common.json\n{ \"password\": \"Contraseña\", \"apiToken\": \"Token de API\" }",
+        "> cookie: _ga=GA1.1.1577162405.1764150000; _gcl_au=1.1.1725533811.1764150000",
+        "export API_KEY=\"$(security find-generic-password -s api-key -w 2>/dev/null)\"",
     ] {
         assert_eq!(redact(kept), kept, "{kept}");
     }

@@ -29,7 +29,10 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     // A CI system's or a UI's mask (`-p ***`, `••••••`) hides the secret already; the
     // storage emulator's account key (Azurite, `devstoreaccount1`) is published in
     // Microsoft's documentation for every developer to use.
-    if value.chars().all(|c| matches!(c, '*' | '•' | '●')) || value.starts_with(AZURITE_KEY) {
+    if value.chars().all(|c| matches!(c, '*' | '•' | '●'))
+        || value.starts_with(AZURITE_KEY)
+        || is_public_block(value)
+    {
         return !value.is_empty();
     }
     if [
@@ -73,6 +76,74 @@ const PROSE: &[&str] = &[
     "via", "for", "to", "is", "are", "and", "or", "the", "of", "with", "in", "on", "from", "when",
     "if", "not", "instead", "option", "flag",
 ];
+
+/// A certificate or public key in base64, as kubeconfig's `certificate-authority-data`
+/// holds one: it begins with `-----BEGIN CERTIFICATE` or `-----BEGIN PUBLIC KEY` encoded.
+fn is_public_block(value: &str) -> bool {
+    const ENCODED: &[&str] = &[
+        "LS0tLS1CRUdJTiBDRVJUSUZJQ0FU", // -----BEGIN CERTIFICAT
+        "LS0tLS1CRUdJTiBQVUJMSUMgS0VZ", // -----BEGIN PUBLIC KEY
+        "LS0tLS1CRUdJTiBYNTA5IENSTA",   // -----BEGIN X509 CRL
+    ];
+    ENCODED.iter().any(|e| value.starts_with(e))
+}
+
+/// Shell syntax where an option's value would stand (`-w 2>/dev/null`, `-p | tee`): the
+/// option was given no value.
+pub(super) fn is_shell_syntax(value: &str) -> bool {
+    // Not XML's `>value</Pass>`: a redirection goes to a path, a descriptor or appends.
+    let v = value.trim_start_matches(|c: char| c.is_ascii_digit() || c == '&');
+    v == ">" || [">/", ">&", ">>", "|"].iter().any(|p| v.starts_with(p))
+}
+
+/// Cookies analytics tools set on every visitor (Google Analytics' `_ga`, `_gid`, Ads'
+/// `_gcl_au`, Meta's `_fbp`, Hotjar's `_hjSessionUser_…`, Segment's `ajs_anonymous_id`,
+/// Matomo's `_pk_id…`, Microsoft's `_clck`, `_uetsid`): ids of a browser, not credentials.
+const ANALYTICS_COOKIES: &[&str] = &[
+    "_ga",
+    "_gid",
+    "_gat",
+    "_gcl_",
+    "__utm",
+    "_fbp",
+    "_fbc",
+    "_hj",
+    "ajs_anonymous_id",
+    "ajs_user_id",
+    "_pk_id",
+    "_pk_ses",
+    "_clck",
+    "_clsk",
+    "_uetsid",
+    "_uetvid",
+    "_dc_gtm",
+];
+
+/// Whether the name a pair's key ends with is an analytics cookie's.
+fn is_analytics_cookie(key: &str) -> bool {
+    let name = key
+        .trim_end_matches(['=', ' '])
+        .rsplit(|c: char| c.is_whitespace() || matches!(c, ';' | ':' | '\'' | '"'))
+        .next()
+        .unwrap_or("");
+    ANALYTICS_COOKIES.iter().any(|c| name.starts_with(c))
+}
+
+/// A string of a user interface (`"password": "Contraseña"`, `"forgotPassword":
+/// "¿Olvidaste tu contraseña?"`): words of any script, no digit or symbol of a key.
+pub(super) fn is_ui_string(value: &str) -> bool {
+    let v = value.trim_matches(['"', '\'']);
+    v.chars().any(char::is_alphabetic)
+        && v.chars().all(|c| {
+            c.is_alphabetic()
+                || c == ' '
+                || matches!(
+                    c,
+                    '¿' | '?' | '¡' | '!' | '.' | ',' | ':' | '\'' | '-' | '…'
+                )
+        })
+        && (v.contains(' ') || v.chars().count() <= 24)
+}
 
 /// Whether a value is a word of prose, not a secret.
 pub(super) fn is_prose(value: &str) -> bool {
@@ -229,6 +300,8 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
     !(v.is_empty()
         || is_placeholder(v)
         || is_prose(v)
+        || is_shell_syntax(v)
+        || is_analytics_cookie(&key)
         || port
         || about
         || public
