@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+mod cookie_jar;
 mod dump;
 mod email;
 mod key_pair;
@@ -407,11 +408,12 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     // What no shape gives away: found by what stands next to it. A finder's literal
     // prefilter reads the text as it came (a redaction never removes the words it looks
     // for), so a large output is lower-cased once.
-    let finders: [&Finder; 14] = [
+    let finders: [&Finder; 15] = [
         &near::k8s_secret,
         &|t: &str| store::fetched_values(t, &lower),
         &|t: &str| url_path::keys_in_paths(t, &lower),
         &|t: &str| secret_file::printed_file(t, &lower),
+        &|t: &str| cookie_jar::saved_cookies(t, &lower),
         &near::seed_phrase,
         &near::sensitive_values,
         &near::printed_secret,

@@ -607,7 +607,8 @@ fn the_fourth_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus4.toml", "fourth corpus");
     // First measured (before this round) at 7 and 10 missed, 1 and 1 mangled; what each
     // half reaches now.
-    assert!(missed[0] == 0 && missed[1] <= 6, "{missed:?}");
+    // Never-read half 6 -> 5 since a saved cookie's value is read (seventh corpus).
+    assert!(missed[0] == 0 && missed[1] <= 5, "{missed:?}");
     assert!(mangled[0] == 0 && mangled[1] <= 2, "{mangled:?}");
 }
 
@@ -620,7 +621,8 @@ fn the_fifth_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus5.toml", "fifth corpus");
     // First measured (before this round) at 6 and 4 missed, 4 and 5 mangled; what each
     // half reaches now.
-    assert!(missed[0] == 0 && missed[1] <= 4, "{missed:?}");
+    // Never-read half 4 -> 3 since a saved cookie's value is read (seventh corpus).
+    assert!(missed[0] == 0 && missed[1] <= 3, "{missed:?}");
     assert!(mangled[0] == 0 && mangled[1] <= 4, "{mangled:?}");
 }
 
@@ -734,7 +736,9 @@ fn the_seventh_held_out_corpus() {
     // secret-named attribute, a name ending in `pass`, letters drawn at random after a
     // secret's word, `schtasks /RP`, `sk_` with a shorter body, what a secret file prints,
     // the words for a password in more languages.
-    assert!(missed[0] <= 4 && missed[1] <= 7, "{missed:?}");
+    // Then a saved cookie's value (storageState, HAR, fastlane's YAML, cookies.txt):
+    // read half 4 -> 3, never-read half 7 -> 6.
+    assert!(missed[0] <= 3 && missed[1] <= 6, "{missed:?}");
     // Kept since, from the read half: a certificate in base64, a locale's strings,
     // analytics cookies, an option followed by a redirection (read half 4 -> 0 mangled).
     assert!(mangled[0] == 0 && mangled[1] <= 1, "{mangled:?}");

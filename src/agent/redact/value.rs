@@ -126,6 +126,11 @@ fn is_analytics_cookie(key: &str) -> bool {
         .rsplit(|c: char| c.is_whitespace() || matches!(c, ';' | ':' | '\'' | '"'))
         .next()
         .unwrap_or("");
+    is_analytics_name(name)
+}
+
+/// Whether a cookie's name is an analytics tool's.
+pub(super) fn is_analytics_name(name: &str) -> bool {
     ANALYTICS_COOKIES.iter().any(|c| name.starts_with(c))
 }
 
