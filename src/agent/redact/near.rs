@@ -4,7 +4,7 @@
 //! "пароль: …"), the words of a seed phrase, and the values of a Kubernetes Secret's
 //! `data`.
 
-/// Words that announce a secret, lower case.
+/// Words that announce a secret, lower case (with every word for a password, below).
 const SECRET_WORDS: &[&str] = &[
     "password",
     "passwd",
@@ -82,26 +82,9 @@ const SECRET_WORDS: &[&str] = &[
     "salasana",
     "jelszó",
     "parolă",
-    "密碼",
     "密鑰",
     "金鑰",
     "權杖",
-    "패스워드",
-    "পাসওয়ার্ড",
-    "پاس ورڈ",
-    "கடவுச்சொல்",
-    "పాస్‌వర్డ్",
-    "nenosiri",
-    "kata laluan",
-    "slaptažodis",
-    "parool",
-    "lozinka",
-    "adgangskode",
-    "passord",
-    "lykilorð",
-    "fjalëkalim",
-    "პაროლი",
-    "գաղտնաբառ",
 ];
 
 /// Words that announce a password, which may be only digits ("şifresi 39406414").
@@ -201,16 +184,24 @@ pub(super) fn looks_secret(token: &str) -> bool {
         && ((n >= 8 && kinds >= 3) || (n >= 20 && kinds >= 2 && !symbol) || hex || base32)
 }
 
+/// Whether a text holds a word for a secret or for a password.
+fn says_secret(said: &str) -> bool {
+    SECRET_WORDS
+        .iter()
+        .chain(PASSWORD_WORDS)
+        .any(|w| said.contains(w))
+}
+
 /// For a token no shape gives away, the words one of which must stand right before it
 /// for it to be a secret: a password of six digits or more after a word for a password,
 /// or twenty lower-case letters or more after any word for a secret (a generated key in
 /// one case), or letters drawn at random.
-fn bare_secret_words(token: &str) -> Option<&'static [&'static str]> {
+fn bare_secret_words(token: &str) -> Option<&'static [&'static [&'static str]]> {
     let n = token.chars().count();
     if n >= 6 && token.chars().all(|c| c.is_ascii_digit()) {
-        Some(PASSWORD_WORDS)
+        Some(&[PASSWORD_WORDS])
     } else if n >= 20 && token.chars().all(|c| c.is_ascii_lowercase()) || random_letters(token) {
-        Some(SECRET_WORDS)
+        Some(&[SECRET_WORDS, PASSWORD_WORDS])
     } else {
         None
     }
@@ -286,7 +277,7 @@ pub(super) fn spoken(text: &str) -> String {
 /// Replaces every token that looks like a secret and follows a secret word closely.
 pub fn near_words(text: &str) -> Option<String> {
     let said = spoken(text);
-    if !SECRET_WORDS.iter().any(|w| said.contains(w)) {
+    if !says_secret(&said) {
         return None;
     }
     let mut out = String::with_capacity(text.len());
@@ -321,10 +312,13 @@ pub fn near_words(text: &str) -> Option<String> {
             };
             let before = reach(REACH);
             let said = spoken(&before);
-            let secret = (mixed && SECRET_WORDS.iter().any(|w| said.contains(w)))
+            let secret = (mixed && says_secret(&said))
                 || close_words.is_some_and(|words| {
                     let close = spoken(&reach(CLOSE));
-                    words.iter().any(|w| close.contains(w))
+                    words
+                        .iter()
+                        .flat_map(|list| list.iter())
+                        .any(|w| close.contains(w))
                 });
             let at = start + token.find(bare).unwrap_or(0);
             if !secret
