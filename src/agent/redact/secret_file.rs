@@ -27,6 +27,8 @@ const SECRET_FILE_WORDS: &[&str] = &[
     "id_ed25519",
     "id_ecdsa",
     ".key",
+    // A server's user list with their passwords (ActiveMQ Artemis, Tomcat's realm).
+    "users.properties",
 ];
 
 /// Replaces the secret-shaped tokens a secret file's printing shows; `None` when none.

@@ -737,8 +737,8 @@ fn the_seventh_held_out_corpus() {
     // secret's word, `schtasks /RP`, `sk_` with a shorter body, what a secret file prints,
     // the words for a password in more languages.
     // Then a saved cookie's value (storageState, HAR, fastlane's YAML, cookies.txt):
-    // read half 4 -> 3, never-read half 7 -> 6.
-    assert!(missed[0] <= 3 && missed[1] <= 6, "{missed:?}");
+    // read half 4 -> 3, never-read half 7 -> 6; a `users.properties` printed: 3 -> 2.
+    assert!(missed[0] <= 2 && missed[1] <= 6, "{missed:?}");
     // Kept since, from the read half: a certificate in base64, a locale's strings,
     // analytics cookies, an option followed by a redirection (read half 4 -> 0 mangled).
     assert!(mangled[0] == 0 && mangled[1] <= 1, "{mangled:?}");
