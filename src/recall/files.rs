@@ -7,7 +7,7 @@ use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur};
 use tantivy::{IndexReader, Order};
 
-use super::{Item, any_of, load, of_kinds, term};
+use super::{Item, any_of, item_of, load, of_kinds, term};
 use crate::index::{Index, IndexError, path_terms};
 use crate::memory::kind::Kind;
 
@@ -144,8 +144,8 @@ pub fn for_failure(
     let top = TopDocs::with_limit(2).order_by_fast_field::<i64>("last_seen", Order::Desc);
     let mut out = Vec::new();
     for (_, address) in searcher.search(&query, &top)? {
-        let mut item = load(&searcher, f, address, now)?;
         let doc: tantivy::TantivyDocument = searcher.doc(address)?;
+        let mut item = item_of(f, &doc, now);
         if let Some(sighting) = sighting_of(&crate::index::stored_text(&doc, f.body), key) {
             item.gist = sighting;
         }

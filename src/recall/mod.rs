@@ -94,7 +94,12 @@ pub(crate) fn load(
     now: i64,
 ) -> Result<Item, IndexError> {
     let doc: TantivyDocument = searcher.doc(address)?;
-    let text = |field| crate::index::stored_text(&doc, field);
+    Ok(item_of(f, &doc, now))
+}
+
+/// An item as a document of the index stores it.
+pub(crate) fn item_of(f: &Fields, doc: &TantivyDocument, now: i64) -> Item {
+    let text = |field| crate::index::stored_text(doc, field);
     let all = |field| {
         doc.get_all(field)
             .filter_map(|v| v.as_str().map(str::to_string))
@@ -124,7 +129,7 @@ pub(crate) fn load(
         .get_first(f.sessions)
         .and_then(|v| v.as_u64())
         .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
-    Ok(Item {
+    Item {
         id: text(f.path),
         confidence,
         name: text(f.name),
@@ -141,7 +146,7 @@ pub(crate) fn load(
         why: Vec::new(),
         gist: text(f.gist),
         sessions,
-    })
+    }
 }
 
 /// What SessionStart injects.
