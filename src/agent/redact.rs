@@ -341,6 +341,13 @@ const RULES: &[Rule] = &[
     },
 ];
 
+/// The pieces of `text` between separators, never empty, with their byte offsets in it.
+fn pieces(text: &str, separator: impl Fn(char) -> bool) -> impl Iterator<Item = (usize, &str)> {
+    text.split(separator)
+        .filter(|p| !p.is_empty())
+        .map(move |p| (p.as_ptr() as usize - text.as_ptr() as usize, p))
+}
+
 /// A rule that finds secrets by what stands around them: the text redacted, if it holds one.
 type Finder<'a> = dyn Fn(&str) -> Option<String> + 'a;
 

@@ -35,18 +35,16 @@ pub fn after_key_id(text: &str, lower: &str) -> Option<String> {
             .find('\n')
             .map_or(text.len(), |i| id.end() + i);
         let rest = &text[id.end()..line_end];
-        let secret = rest
-            .split(|c: char| c.is_whitespace() || "'\",;:()[]{}".contains(c))
-            .filter(|t| !t.is_empty())
+        let secret = super::pieces(rest, |c| c.is_whitespace() || "'\",;:()[]{}".contains(c))
             .take(NEXT_TOKENS)
-            .find(|t| {
+            .find(|(_, t)| {
                 SECRET_LEN.contains(&t.len())
                     && t.chars()
                         .all(|c| c.is_ascii_alphanumeric() || "/+=_-".contains(c))
                     && looks_secret(t)
             });
-        if let Some(secret) = secret {
-            let at = secret.as_ptr() as usize - text.as_ptr() as usize;
+        if let Some((at, secret)) = secret {
+            let at = id.end() + at;
             out.push_str(&text[last..at]);
             out.push_str(super::REDACTED);
             last = at + secret.len();

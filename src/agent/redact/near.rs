@@ -362,20 +362,34 @@ fn names_a_record(before: &str, after: &str) -> bool {
 fn values(line: &str) -> impl Iterator<Item = (usize, &str)> {
     tokens(line)
         .filter(|(_, word)| !word.trim_start_matches(['"', '\'']).starts_with("ENC["))
-        .flat_map(move |(_, word)| {
+        .flat_map(|(start, word)| {
             // CJK prose runs words together with its own punctuation (`127.0.0.1`，`/tftp`).
-            word.split([
-                '=', '(', ')', '"', '\'', ',', ';', '，', '、', '；', '：', '（', '）', '。', '`',
-            ])
-            .filter(|t| !t.is_empty())
-            .map(move |t| (t.as_ptr() as usize - line.as_ptr() as usize, t))
+            let apart = |c: char| {
+                matches!(
+                    c,
+                    '=' | '('
+                        | ')'
+                        | '"'
+                        | '\''
+                        | ','
+                        | ';'
+                        | '，'
+                        | '、'
+                        | '；'
+                        | '：'
+                        | '（'
+                        | '）'
+                        | '。'
+                        | '`'
+                )
+            };
+            super::pieces(word, apart).map(move |(at, t)| (start + at, t))
         })
 }
 
 /// The whitespace-separated tokens of a line, with their byte offsets.
 fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
-    line.split_whitespace()
-        .map(move |t| (t.as_ptr() as usize - line.as_ptr() as usize, t))
+    super::pieces(line, char::is_whitespace)
 }
 
 /// The words of a seed or recovery phrase (twelve or more, lower case) after the words

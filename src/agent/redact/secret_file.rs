@@ -112,9 +112,9 @@ fn prints_a_secret_file(command: &str) -> bool {
 /// The tokens of a line, split at spaces, quotes, `=`, `,` and `:` (an identity file's
 /// `address:0:public:private`), with their byte offsets.
 fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
-    line.split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '=' | ',' | ':'))
-        .filter(|t| !t.is_empty())
-        .map(move |t| (t.as_ptr() as usize - line.as_ptr() as usize, t))
+    super::pieces(line, |c| {
+        c.is_whitespace() || matches!(c, '"' | '\'' | '=' | ',' | ':')
+    })
 }
 
 #[cfg(test)]

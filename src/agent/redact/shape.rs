@@ -68,9 +68,10 @@ pub fn prefixed_keys(text: &str) -> Option<String> {
 
 /// Runs of `[A-Za-z0-9_-]` with their byte offsets.
 fn candidates(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-        .map(move |t| (t.as_ptr() as usize - text.as_ptr() as usize, t))
-        .filter(|(_, t)| t.len() > MIN_SECRET_BODY + 2)
+    super::pieces(text, |c| {
+        !(c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    })
+    .filter(|(_, t)| t.len() > MIN_SECRET_BODY + 2)
 }
 
 /// Where a token's random body starts, if the token is a prefix and a random body.
