@@ -186,22 +186,24 @@ pub(super) fn looks_secret(token: &str) -> bool {
 
 /// Whether a text holds a word for a secret or for a password.
 fn says_secret(said: &str) -> bool {
-    SECRET_WORDS
-        .iter()
-        .chain(PASSWORD_WORDS)
-        .any(|w| said.contains(w))
+    SECRET_WORDS.iter().any(|w| said.contains(w)) || says_password(said)
 }
 
-/// For a token no shape gives away, the words one of which must stand right before it
+/// Whether a text holds a word for a password.
+fn says_password(said: &str) -> bool {
+    PASSWORD_WORDS.iter().any(|w| said.contains(w))
+}
+
+/// For a token no shape gives away, what must be said right before it
 /// for it to be a secret: a password of six digits or more after a word for a password,
 /// or twenty lower-case letters or more after any word for a secret (a generated key in
 /// one case), or letters drawn at random.
-fn bare_secret_words(token: &str) -> Option<&'static [&'static [&'static str]]> {
+fn bare_secret_words(token: &str) -> Option<fn(&str) -> bool> {
     let n = token.chars().count();
     if n >= 6 && token.chars().all(|c| c.is_ascii_digit()) {
-        Some(&[PASSWORD_WORDS])
+        Some(says_password)
     } else if n >= 20 && token.chars().all(|c| c.is_ascii_lowercase()) || random_letters(token) {
-        Some(&[SECRET_WORDS, PASSWORD_WORDS])
+        Some(says_secret)
     } else {
         None
     }
@@ -313,13 +315,7 @@ pub fn near_words(text: &str) -> Option<String> {
             let before = reach(REACH);
             let said = spoken(&before);
             let secret = (mixed && says_secret(&said))
-                || close_words.is_some_and(|words| {
-                    let close = spoken(&reach(CLOSE));
-                    words
-                        .iter()
-                        .flat_map(|list| list.iter())
-                        .any(|w| close.contains(w))
-                });
+                || close_words.is_some_and(|says| says(&spoken(&reach(CLOSE))));
             let at = start + token.find(bare).unwrap_or(0);
             if !secret
                 || says_public(&before)
