@@ -19,7 +19,7 @@ pub fn saved_cookies(text: &str, lower: &str) -> Option<String> {
     if !records && !netscape {
         return None;
     }
-    let mut out = text.to_string();
+    let mut out = std::borrow::Cow::Borrowed(text);
     let mut changed = false;
     if records {
         static VALUE: OnceLock<Regex> = OnceLock::new();
@@ -29,12 +29,12 @@ pub fn saved_cookies(text: &str, lower: &str) -> Option<String> {
             )
             .expect("a valid pattern")
         });
-        let out_lower = out.to_ascii_lowercase();
-        let replaced = value.replace_all(&out, |caps: &regex::Captures| {
+        let containers = Containers::of(&text.to_ascii_lowercase());
+        let replaced = value.replace_all(text, |caps: &regex::Captures| {
             let v = caps["v"].trim_matches('"');
             let at = caps.get(0).map_or(0, |m| m.start());
-            let before = &out[floor(&out, at.saturating_sub(NAME_REACH))..at];
-            if is_session(v) && in_cookies(&out_lower[..at]) && !names_analytics(before) {
+            let before = &text[floor(text, at.saturating_sub(NAME_REACH))..at];
+            if is_session(v) && containers.cookies_before(at) && !names_analytics(before) {
                 changed = true;
                 let quoted = caps["v"].starts_with('"');
                 let q = if quoted { "\"" } else { "" };
@@ -43,10 +43,12 @@ pub fn saved_cookies(text: &str, lower: &str) -> Option<String> {
                 caps[0].to_string()
             }
         });
-        out = replaced.into_owned();
+        if changed {
+            out = std::borrow::Cow::Owned(replaced.into_owned());
+        }
     }
     if !netscape {
-        return changed.then_some(out);
+        return changed.then(|| out.into_owned());
     }
     // Netscape's cookies.txt: domain, flag, path, secure, expiry, name, value.
     let mut rebuilt = String::with_capacity(out.len());
@@ -57,7 +59,7 @@ pub fn saved_cookies(text: &str, lower: &str) -> Option<String> {
             && fields[4].chars().all(|c| c.is_ascii_digit())
             && is_session(fields[6])
             && !super::value::is_placeholder(fields[6])
-            && !names_analytics(&format!("name: {}", fields[5]));
+            && !super::value::is_analytics_name(fields[5]);
         if netscape {
             let at = line.rfind(fields[6]).unwrap_or(line.len());
             rebuilt.push_str(&line[..at]);
@@ -71,21 +73,33 @@ pub fn saved_cookies(text: &str, lower: &str) -> Option<String> {
     changed.then_some(rebuilt)
 }
 
-/// Whether a value stands among cookies, not among a HAR's headers or query strings:
-/// the last of those containers opened before it is a cookies' one (a `set-cookie`
-/// header's name is no container).
-fn in_cookies(lower_before: &str) -> bool {
-    let cookie = ["cookies\"", "cookies:", "http::cookie", "cookie file"]
-        .iter()
-        .filter_map(|w| lower_before.rfind(w))
-        .max();
-    let other = ["header", "querystring", "\"params\"", "postdata"]
-        .iter()
-        .filter_map(|w| lower_before.rfind(w))
-        .max();
-    match (cookie, other) {
-        (Some(c), Some(o)) => c > o,
-        (c, _) => c.is_some(),
+/// Where a text opens cookies' containers and others (a HAR's headers, query strings):
+/// a value stands among cookies when the last container opened before it is a cookies'
+/// one (a `set-cookie` header's name is no container). Found once per text, by where
+/// each container's word ends.
+struct Containers(Vec<(usize, bool)>);
+
+impl Containers {
+    fn of(lower: &str) -> Self {
+        let cookies = ["cookies\"", "cookies:", "http::cookie", "cookie file"];
+        let others = ["header", "querystring", "\"params\"", "postdata"];
+        let mut marks: Vec<(usize, bool)> = cookies
+            .iter()
+            .map(|w| (w, true))
+            .chain(others.iter().map(|w| (w, false)))
+            .flat_map(|(w, cookie)| {
+                lower
+                    .match_indices(w)
+                    .map(move |(at, _)| (at + w.len(), cookie))
+            })
+            .collect();
+        marks.sort_unstable();
+        Self(marks)
+    }
+
+    fn cookies_before(&self, at: usize) -> bool {
+        let opened = self.0.partition_point(|(end, _)| *end <= at);
+        opened > 0 && self.0[opened - 1].1
     }
 }
 
