@@ -25,8 +25,8 @@ pub fn in_hex_dumps(text: &str, redact: impl Fn(&str) -> String) -> Option<Strin
         return None;
     }
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    // Each row: its line's index, and its bytes' range in the decoded dump.
-    let mut rows: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    // Each row: its line's index, its offset column, and its bytes' range in the dump.
+    let mut rows: Vec<(usize, &str, std::ops::Range<usize>)> = Vec::new();
     let mut bytes: Vec<u8> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let Some(caps) = row().captures(line) else {
@@ -40,7 +40,8 @@ pub fn in_hex_dumps(text: &str, redact: impl Fn(&str) -> String) -> Option<Strin
                 bytes.push(b);
             }
         }
-        rows.push((i, start..bytes.len()));
+        let offset = caps.name("offset").map_or("", |m| m.as_str());
+        rows.push((i, offset, start..bytes.len()));
     }
     if rows.len() < 2 {
         return None;
@@ -54,15 +55,16 @@ pub fn in_hex_dumps(text: &str, redact: impl Fn(&str) -> String) -> Option<Strin
     let prefix = common(decoded.bytes(), redacted.bytes());
     let suffix = common(decoded.bytes().rev(), redacted.bytes().rev()).min(decoded.len() - prefix);
     let changed = prefix..decoded.len() - suffix;
+    // The offset column of each line whose row held what changed.
+    let mut hidden: Vec<Option<&str>> = vec![None; lines.len()];
+    for (i, offset, range) in &rows {
+        if range.start < changed.end && changed.start < range.end {
+            hidden[*i] = Some(offset);
+        }
+    }
     let mut out = String::with_capacity(text.len());
-    for (i, line) in lines.iter().enumerate() {
-        let hidden = rows.iter().any(|(row, range)| {
-            *row == i && range.start < changed.end && changed.start < range.end
-        });
-        if hidden {
-            let offset = row()
-                .captures(line)
-                .map_or("", |c| c.name("offset").map_or("", |m| m.as_str()));
+    for (line, hidden) in lines.iter().zip(hidden) {
+        if let Some(offset) = hidden {
             out.push_str(offset);
             out.push_str("  ");
             out.push_str(super::REDACTED);
