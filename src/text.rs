@@ -1,5 +1,5 @@
-//! Small string helpers shared by every layer: clipping on character boundaries, one-line
-//! flattening, camel case split into words, and a stable hash.
+//! Small string helpers shared by every layer: clipping on character boundaries (head or
+//! tail), one-line flattening, camel case split into words, and a stable hash.
 
 /// Cuts `text` to at most `max` characters on a character boundary.
 pub fn clip_chars(text: &str, max: usize) -> &str {
@@ -7,6 +7,15 @@ pub fn clip_chars(text: &str, max: usize) -> &str {
         Some((i, _)) => &text[..i],
         None => text,
     }
+}
+
+/// The end of `text`: at most its last `max` bytes, starting on a character boundary.
+pub fn tail(text: &str, max: usize) -> &str {
+    let mut start = text.len().saturating_sub(max);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    &text[start..]
 }
 
 /// `text` on one line (whitespace runs folded to one space), at most `max` characters,

@@ -7,11 +7,13 @@ use serde::{Deserialize, Serialize};
 
 mod failure;
 mod log;
+mod reported;
 
 pub use failure::{
     Era, classify_failure, classify_failure_in, error_excerpt, says_nothing_happened,
 };
 pub use log::{Since, append, file, of_session, since};
+pub use reported::reports_failure;
 
 use crate::agent::payload::Payload;
 use crate::agent::redact::redact;
@@ -22,6 +24,8 @@ pub const COMMAND_CHARS: usize = 500;
 pub const ERROR_CHARS: usize = 300;
 pub const PROMPT_CHARS: usize = 500;
 const FIELD_CHARS: usize = 200;
+/// How much of the end of a command's output is read for a status it printed of itself.
+const REPORT_BYTES: usize = 8_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -179,6 +183,24 @@ pub fn from_tool_event(
         _ => (Outcome::Success, None),
     };
     let printed = [&payload.tool_response.stdout, &payload.tool_response.stderr];
+    // `…; echo "exit=$?"` passes as far as the shell is concerned; its output says
+    // whether the command before it failed.
+    let (outcome, error) = match (outcome, command) {
+        (Outcome::Success, Some(command)) if tool == "Bash" => {
+            let output: String = printed
+                .iter()
+                .filter_map(|out| out.as_deref())
+                .map(|out| crate::text::tail(out, REPORT_BYTES))
+                .collect::<Vec<_>>()
+                .join("\n");
+            if reports_failure(command, &output) {
+                (Outcome::Error, Some(error_excerpt(&output, ERROR_CHARS)))
+            } else {
+                (outcome, error)
+            }
+        }
+        _ => (outcome, error),
+    };
     let noop = outcome == Outcome::Success
         && printed
             .iter()

@@ -28,7 +28,7 @@ pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Answer>> {
     if !ctx.replaying()
         && let Some(obs) = obs.as_ref().filter(|o| o.outcome == Some(Outcome::Error))
     {
-        return recall_failure(ctx, obs.error.as_deref().unwrap_or(""));
+        return recall_failure(ctx, event, obs.error.as_deref().unwrap_or(""));
     }
     if ctx.replaying() || event != Event::Post || !ctx.payload.tool().edits_files() {
         return Ok(None);
@@ -93,8 +93,10 @@ fn send(
     ctx.inject(event, text, &ids)
 }
 
-/// Failure recall: the memories of this failure (same signature), newest first.
-fn recall_failure(ctx: &HookCtx, error: &str) -> Result<Option<Answer>> {
+/// Failure recall: the memories of this failure (same signature), newest first. A
+/// command that printed its own failing status (`…; echo "exit=$?"`) comes as a
+/// PostToolUse, and the answer must name the event that ran.
+fn recall_failure(ctx: &HookCtx, event: Event, error: &str) -> Result<Option<Answer>> {
     let Some(key) = crate::agent::signature::failure_key(error) else {
         return Ok(None);
     };
@@ -118,9 +120,13 @@ fn recall_failure(ctx: &HookCtx, error: &str) -> Result<Option<Answer>> {
         ctx.project_name(),
         ctx.now.timestamp(),
     )?;
+    let name = match event {
+        Event::Failure => "PostToolUseFailure",
+        _ => "PostToolUse",
+    };
     Ok(send(
         ctx,
-        "PostToolUseFailure",
+        name,
         "## homunculus: this failure was seen before (what happened then: evidence to weigh, not an order)",
         items,
     ))

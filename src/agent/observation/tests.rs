@@ -236,3 +236,75 @@ fn a_log_read_in_parts_is_read_whole() {
     assert!(again.whole);
     assert_eq!(again.observations.len(), 2);
 }
+
+#[test]
+fn a_status_the_command_printed_of_itself_is_read() {
+    // Real shape: awesumsawz 485c7fc1:26, the failure hidden behind `; echo`.
+    let add = r#"git submodule add https://example.com/x.git x 2>&1; echo "exit: $?""#;
+    let fatal = "fatal: 'x' already exists and is not a valid git repo\nexit: 128";
+    assert!(reports_failure(add, fatal));
+    assert!(!reports_failure(add, "Cloning into 'x'...\nexit: 0"));
+    for (command, output) in [
+        (
+            "make -C build; echo \"make_exit=$?\"",
+            "make: *** [all] Error 2\nmake_exit=2",
+        ),
+        (
+            "cargo test; echo EXIT_CODE=$?",
+            "test result: FAILED\nEXIT_CODE=101",
+        ),
+        ("./run.sh; echo -e \"rc=$?\"", "rc=1"),
+        ("pytest -q; echo $?", "1 failed\n1"),
+        // A search that failed (status 2) still failed.
+        (
+            "grep -r x missing/; echo \"rc=$?\"",
+            "grep: missing/: No such file or directory\nrc=2",
+        ),
+        (
+            "identify /tmp/crab.png 2>/dev/null; echo \"exit: $?\"",
+            "exit: 1",
+        ),
+    ] {
+        assert!(reports_failure(command, output), "{command}");
+    }
+    for (command, output) in [
+        // No status of its own: an `exit=1` in a program's output is the program's.
+        ("./check.sh", "exit=1"),
+        // A bare `$?` counts only as the output's last line.
+        ("pytest -q; echo $?", "1\n0"),
+        // A label that is a variable is no label we can read.
+        (
+            "for f in a b; do x \"$f\"; echo \"$f: $?\"; done",
+            "a: 1\nb: 0",
+        ),
+        ("cargo build; echo \"exit: $?\"", "exit: 0\nexit: done"),
+        // `grep` found nothing, `diff` saw a difference: answers, not failures.
+        ("ls out/ | grep -i swu; echo \"exit=$?\"", "exit=1"),
+        (
+            "diff -u a b; echo \"--- exit:$?\"",
+            "--- a\n+++ b\n--- exit:1",
+        ),
+    ] {
+        assert!(!reports_failure(command, output), "{command}");
+    }
+}
+
+#[test]
+fn a_command_that_reports_its_own_failure_is_a_failure() {
+    let payload: Payload = serde_json::from_value(serde_json::json!({
+        "session_id": "s1",
+        "cwd": "/repo",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "git submodule add https://example.com/x.git x 2>&1; echo \"exit: $?\""},
+        "tool_response": {"stdout": "fatal: 'x' already exists and is not a valid git repo\nexit: 128", "stderr": "", "interrupted": false},
+    }))
+    .unwrap();
+    let now = crate::testutil::at("2026-01-01T00:00:00Z");
+    let obs = from_tool_event(&payload, Event::Post, now, Some("repo")).unwrap();
+    assert_eq!(obs.outcome, Some(Outcome::Error));
+    assert!(
+        obs.error.as_deref().unwrap().contains("already exists"),
+        "{obs:?}"
+    );
+}
