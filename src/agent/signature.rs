@@ -17,6 +17,31 @@ fn is_bare_status(line: &str) -> bool {
         || l.starts_with("elifecycle")
         || l.starts_with("npm err! a complete log")
         || l.trim().is_empty()
+        || says_only_an_error_occurred(l)
+}
+
+/// "Error 13: an unknown error occurred", "Something went wrong.": an error, but which
+/// one the other lines say.
+fn says_only_an_error_occurred(lower: &str) -> bool {
+    let said = lower
+        .strip_prefix("error")
+        .unwrap_or(lower)
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace())
+        .trim_start_matches(':')
+        .trim()
+        .trim_end_matches(['.', '!']);
+    matches!(
+        said,
+        "an unknown error occurred"
+            | "an unknown error has occurred"
+            | "unknown error"
+            | "an error occurred"
+            | "an error has occurred"
+            | "an unexpected error occurred"
+            | "an unexpected error has occurred"
+            | "unexpected error"
+            | "something went wrong"
+    )
 }
 
 /// Words that mark the telling line, strongest first.
@@ -223,6 +248,13 @@ mod tests {
             signature("ModuleNotFoundError: No module named 'psycopg2' at /srv/b/y.py:99")
         );
         assert_eq!(signature("Exit code 1"), "");
+        // Real shape (awesumsawz 0ad3f467:10): the line that says an error occurred is
+        // not the one that says which.
+        let sips = "Exit code 13 | Error: Can't write format: org.webmproject.webp | Error 13: an unknown error occurred | Try 'sips --help' for help using this tool";
+        assert_eq!(
+            telling_line(sips),
+            "Error: Can't write format: org.webmproject.webp"
+        );
     }
 
     #[test]

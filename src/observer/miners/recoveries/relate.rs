@@ -230,7 +230,7 @@ impl Pair<'_> {
         let (from, to) = (&self.from, &self.to);
         let named =
             to.len() > 1 && names_program(&self.error, to) && !fail_line.contains(to.as_str());
-        (siblings(from, to) || named).then(|| {
+        (siblings(from, to) || named || self.same_job()).then(|| {
             Fix::new(
                 format!("use:{to}"),
                 format!("use {to} instead of {from}: {}", self.shown),
@@ -238,6 +238,37 @@ impl Pair<'_> {
             )
         })
     }
+}
+
+impl Pair<'_> {
+    /// Another program did the same job on the same files (`sips "$f" … --out
+    /// "${base}.webp"` failed, `magick "$f" … "${base}.webp"` worked): the failed tool
+    /// cannot do it here. Never a look, and never when the error says a file is missing
+    /// (then the files changed, not the tool).
+    fn same_job(&self) -> bool {
+        let (fail, next) = (self.fail, self.next);
+        if shell::is_diagnostic(fail) || shell::is_diagnostic(next) || path_missing(&self.error) {
+            return false;
+        }
+        let files = |c: &Command| -> std::collections::BTreeSet<String> {
+            c.words()
+                .filter(|w| names_a_file(w))
+                .map(str::to_string)
+                .collect()
+        };
+        files(fail).intersection(&files(next)).count() >= 2
+    }
+}
+
+/// A word that names a file: a path, a shell variable, or a name with an extension
+/// of letters (not a number or a version).
+fn names_a_file(word: &str) -> bool {
+    word.contains(['/', '$'])
+        || word.rsplit_once('.').is_some_and(|(_, ext)| {
+            !ext.is_empty()
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && ext.chars().any(|c| c.is_ascii_alphabetic())
+        })
 }
 
 /// Tools that stand in for one another.

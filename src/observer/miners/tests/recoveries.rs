@@ -289,3 +289,42 @@ fn a_fix_is_confirmed_by_its_outcome_not_by_coming_next() {
         .is_empty()
     );
 }
+
+#[test]
+fn another_tool_that_did_the_same_job_is_the_fix() {
+    // Real shape: awesumsawz 0ad3f467:9-15, `sips` cannot write webp, `magick` can.
+    let webp = fixes(&[
+        failed(
+            "s1",
+            "sips -z 572 943 \"$f\" --setProperty format webp --out \"${base}.webp\"",
+            "Exit code 13\nError: Can't write format: org.webmproject.webp\nError 13: an unknown error occurred",
+        ),
+        ok("s1", "which magick cwebp"),
+        ok(
+            "s1",
+            "magick \"$f\" -resize 943x572! -quality 80 \"${base}.webp\"",
+        ),
+    ]);
+    assert_eq!(webp.len(), 1, "{webp:?}");
+    assert!(webp[0].0.ends_with("=>use:magick"), "{webp:?}");
+    // One address in common is no job in common: another host may simply answer.
+    let fetch = fixes(&[
+        failed(
+            "s1",
+            "curl -fsSL https://example.com/a.tar.gz",
+            "curl: (6) Could not resolve host: example.com",
+        ),
+        ok("s1", "wget https://example.com/a.tar.gz"),
+    ]);
+    assert!(fetch.is_empty(), "{fetch:?}");
+    // A file that was missing is no reason to change tools.
+    let missing = fixes(&[
+        failed(
+            "s1",
+            "cp build/app.js dist/app.js",
+            "cp: build/app.js: No such file or directory",
+        ),
+        ok("s1", "rsync build/app.js dist/app.js"),
+    ]);
+    assert!(missing.is_empty(), "{missing:?}");
+}
