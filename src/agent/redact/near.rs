@@ -304,13 +304,14 @@ pub fn near_words(text: &str) -> Option<String> {
             {
                 continue;
             }
+            // What stands before the token is read as this pass leaves it: a value
+            // redacted earlier on the line is `[REDACTED]` here as it will be in the
+            // text's next redaction, so both passes reach as far (redacting twice
+            // redacts no more).
+            let prefix = format!("{rebuilt}{}", &line[last..start]);
             let reach = |chars: usize| {
-                let from = line[..start]
-                    .char_indices()
-                    .rev()
-                    .nth(chars)
-                    .map_or(0, |(i, _)| i);
-                line[from..start].to_lowercase()
+                let from = prefix.char_indices().rev().nth(chars).map_or(0, |(i, _)| i);
+                prefix[from..].to_lowercase()
             };
             let before = reach(REACH);
             let said = spoken(&before);
@@ -319,8 +320,8 @@ pub fn near_words(text: &str) -> Option<String> {
             let at = start + token.find(bare).unwrap_or(0);
             if !secret
                 || says_public(&before)
-                || super::value::in_record(&line[..start])
-                || names_a_record(&line[..start], &line[at + bare.len()..])
+                || super::value::in_record(&prefix)
+                || names_a_record(&prefix, &line[at + bare.len()..])
             {
                 continue;
             }

@@ -539,7 +539,7 @@ fn the_held_out_corpus() {
     }
     // What each half reaches now; a regression fails.
     assert!(read.len() <= 3, "{read:#?}");
-    assert!(unread.len() <= 21, "{} missed", unread.len());
+    assert!(unread.len() <= 18, "{} missed", unread.len());
     assert!(m.mangled.is_empty(), "{:#?}", m.mangled);
 }
 
@@ -799,4 +799,16 @@ fn shapes_of_the_seventh_corpus() {
     ] {
         assert_eq!(redact(kept), kept, "{kept}");
     }
+}
+
+#[test]
+fn a_second_value_after_a_secret_word_is_redacted_in_the_same_pass() {
+    // The second value stands beyond the word's reach in the text as written, within it
+    // once the first is replaced: one pass must reach as far as the next one would
+    // (found by the fuzz test as "redacting twice redacts more").
+    let text = "my otp is Q7fh2KxP9mZ3tW8vB1nR5cY0dL4sJ6gAq2Wm8Zr then Hx93kLmQ2pZ7vW1tR8bN";
+    let once = redact(text).into_owned();
+    assert!(!once.contains("Q7fh2KxP9"), "{once}");
+    assert!(!once.contains("Hx93kLmQ2"), "{once}");
+    assert_eq!(redact(&once), once);
 }
