@@ -12,6 +12,7 @@ use regex::Regex;
 mod cookie_jar;
 mod dump;
 mod email;
+mod fragment;
 mod key_pair;
 mod layout;
 mod near;
@@ -94,9 +95,11 @@ const RULES: &[Rule] = &[
         replace: "${k}[REDACTED]",
     },
     Rule {
-        prefilter: &["://"],
+        prefilter: &[":/"],
         // A password may hold `/`; a port and a path (`host:8080/@scope`) is none.
-        pattern: r"(?P<k>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@]*:)(?P<v>[^\s@]+)@",
+        // A URL written with one slash (`mssql+pyodbc:/user:pass@host`, echoed by the
+        // parser that refused it) holds its password all the same.
+        pattern: r"(?P<k>\b[a-zA-Z][a-zA-Z0-9+.-]*://?[^\s/:@]*:)(?P<v>[^\s@]+)@",
         replace: "${k}[REDACTED]@",
     },
     Rule {
@@ -364,9 +367,20 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         None => Cow::Borrowed(text),
     };
     // A locale's strings name secrets in every language and hold none.
-    let ui_strings = ["locales/", "/locale/", "i18n", "translations/", "/lang/"]
-        .iter()
-        .any(|w| lower.contains(w));
+    let ui_strings = [
+        "locales/",
+        "/locale/",
+        "i18n",
+        "l10n",
+        "translations/",
+        "/lang/",
+        "/res/values",
+        "strings.xml",
+        "localizable.strings",
+        ".xliff",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
     for (i, rule) in RULES.iter().enumerate() {
         if !rule.prefilter.iter().any(|p| lower.contains(p)) {
             continue;
@@ -415,10 +429,11 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     // What no shape gives away: found by what stands next to it. A finder's literal
     // prefilter reads the text as it came (a redaction never removes the words it looks
     // for), so a large output is lower-cased once.
-    let finders: [&Finder; 15] = [
+    let finders: [&Finder; 16] = [
         &near::k8s_secret,
         &|t: &str| store::fetched_values(t, &lower),
         &|t: &str| url_path::keys_in_paths(t, &lower),
+        &|t: &str| fragment::keys_in_fragments(t, &lower),
         &|t: &str| secret_file::printed_file(t, &lower),
         &|t: &str| cookie_jar::saved_cookies(t, &lower),
         &near::seed_phrase,

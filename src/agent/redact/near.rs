@@ -360,11 +360,14 @@ fn values(line: &str) -> impl Iterator<Item = (usize, &str)> {
     tokens(line)
         .filter(|(_, word)| !word.trim_start_matches(['"', '\'']).starts_with("ENC["))
         .flat_map(|(start, word)| {
-            // CJK prose runs words together with its own punctuation (`127.0.0.1`，`/tftp`).
+            // CJK prose runs words together with its own punctuation (`127.0.0.1`，`/tftp`);
+            // markup puts its text between tags (`<string name="…">Contrasenya</string>`).
             let apart = |c: char| {
                 matches!(
                     c,
                     '=' | '('
+                        | '<'
+                        | '>'
                         | ')'
                         | '"'
                         | '\''
@@ -380,7 +383,11 @@ fn values(line: &str) -> impl Iterator<Item = (usize, &str)> {
                         | '`'
                 )
             };
-            super::pieces(word, apart).map(move |(at, t)| (start + at, t))
+            // What stands in angle brackets is a tag, an address or a placeholder
+            // (`<jane@example.com>`, `<NEW>`), not a value; an HTML entity is markup.
+            super::pieces(word, apart)
+                .filter(move |(at, t)| !word[..*at].ends_with('<') && !t.contains("&nbsp"))
+                .map(move |(at, t)| (start + at, t))
         })
 }
 
@@ -500,7 +507,11 @@ pub fn printed_secret(text: &str) -> Option<String> {
         "vault kv get -field",
         "vault read -field",
     ];
-    if !PRINTS_A_SECRET.iter().any(|c| text.contains(c)) {
+    let prints = |line: &str| {
+        PRINTS_A_SECRET.iter().any(|c| line.contains(c)) || fetches_a_named_secret(line)
+    };
+    let may_name_one = text.contains("$ ") && SECRET_NAMES.iter().any(|n| text.contains(n));
+    if !may_name_one && !PRINTS_A_SECRET.iter().any(|c| text.contains(c)) {
         return None;
     }
     let mut out = String::with_capacity(text.len());
@@ -516,11 +527,41 @@ pub fn printed_secret(text: &str) -> Option<String> {
             after_command = false;
             continue;
         }
-        after_command = PRINTS_A_SECRET.iter().any(|c| line.contains(c));
+        after_command = prints(line);
         out.push_str(line);
     }
     changed.then_some(out)
 }
+
+/// A prompt's command that reads one secret by its name (`$ conjur variable get -i
+/// prod/db-password`, `$ gopass show -o infra/api-token`): a verb that fetches, and a
+/// last argument whose last part names a password, a token or a secret.
+fn fetches_a_named_secret(line: &str) -> bool {
+    let Some(command) = line.trim_start().strip_prefix("$ ") else {
+        return false;
+    };
+    let words: Vec<&str> = command.split_whitespace().collect();
+    const FETCH: &[&str] = &[
+        "get", "show", "read", "print", "value", "reveal", "access", "fetch", "retrieve", "decrypt",
+    ];
+    let Some(last) = words.last() else {
+        return false;
+    };
+    let name = last
+        .trim_matches(['"', '\''])
+        .rsplit(['/', ':', '.'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    words.len() >= 3
+        && words[1..words.len() - 1].iter().any(|w| FETCH.contains(w))
+        && SECRET_NAMES.iter().any(|s| name.contains(s))
+}
+
+/// What the name of a stored secret says it holds.
+const SECRET_NAMES: &[&str] = &[
+    "password", "passwd", "token", "secret", "apikey", "api-key", "api_key",
+];
 
 /// The values Terraform marks sensitive in `terraform output -json` (`"sensitive": true`
 /// and, a line or two further, `"value": "…"`).

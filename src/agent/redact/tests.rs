@@ -539,7 +539,7 @@ fn the_held_out_corpus() {
     }
     // What each half reaches now; a regression fails.
     assert!(read.len() <= 3, "{read:#?}");
-    assert!(unread.len() <= 18, "{} missed", unread.len());
+    assert!(unread.len() <= 17, "{} missed", unread.len());
     assert!(m.mangled.is_empty(), "{:#?}", m.mangled);
 }
 
@@ -742,6 +742,58 @@ fn the_seventh_held_out_corpus() {
     // Kept since, from the read half: a certificate in base64, a locale's strings,
     // analytics cookies, an option followed by a redirection (read half 4 -> 0 mangled).
     assert!(mangled[0] == 0 && mangled[1] <= 1, "{mangled:?}");
+}
+
+/// An eighth corpus (`tests/data/secrets/corpus8.toml`), written by a reviewer who never
+/// read these rules: config files and source of less common languages, infrastructure
+/// outputs, diffs, Dockerfiles, HTTP traces, keys in URL fragments and query strings,
+/// structured logs, shell and REPL history, Windows outputs, secret stores, database
+/// and queue syntaxes, mobile, game and embedded builds, CI, prompts in four more
+/// languages; and look-alikes of each.
+#[test]
+fn the_eighth_held_out_corpus() {
+    let (missed, mangled) = measure_halves("corpus8.toml", "eighth corpus");
+    // Measured as it came, on this round's build before any rule for it: 6 and 10
+    // missed, 2 and 2 mangled. Since then, from the read half: keys in a URL's
+    // fragment, a URL written with one slash, a stored secret fetched by its name, a
+    // markup element's text read apart from its tags (never-read half 10 -> 8).
+    assert!(missed[0] <= 2 && missed[1] <= 8, "{missed:?}");
+    // Kept since: a password manager's `PROTECTED`, an Android locale's strings.
+    assert!(mangled[0] == 0 && mangled[1] <= 2, "{mangled:?}");
+}
+
+/// The eighth corpus's read half, as rules: each shape alone.
+#[test]
+fn shapes_of_the_eighth_corpus() {
+    for (text, secret) in [
+        (
+            "link: https://send.example.com/#XLxiwJuqFTwUpOGTAA7PA/q7S8JOuE0q0YN8JjvWDVhw",
+            "q7S8JOuE0q0",
+        ),
+        (
+            "ArgumentError: Could not parse rfc1738 URL from string 'mssql+pyodbc:/etl:82MbxI5T~FlUQ5b3@sql01:1433/dw'",
+            "82MbxI5T",
+        ),
+        (
+            "$ gopass show -o infra/prod/db-password\nWnx73VOMgCL8wQFDkoegBybOcW79PmFO\n",
+            "Wnx73VOMg",
+        ),
+        (
+            "<entry><secretKey>Zq8#Lm2Vx9!Tr4Wp</secretKey></entry>",
+            "Zq8#Lm2Vx9",
+        ),
+    ] {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for text in [
+        "Title: pfSense\nUserName: admin\nPassword: PROTECTED\nURL: https://10.0.0.1",
+        "<!-- res/values-ca/strings.xml -->\n<string name=\"login_password_hint\">Contrasenya</string>",
+        "Author: Jane Doe <141371150+jane-doe@users.noreply.github.com> (auth rework)",
+        "https://docs.example.com/guide#section-2-installation-on-windows",
+    ] {
+        assert_eq!(redact(text), text);
+    }
 }
 
 /// The seventh corpus's read half, as rules: each shape alone.

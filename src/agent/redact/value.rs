@@ -29,6 +29,15 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     // A CI system's or a UI's mask (`-p ***`, `••••••`) hides the secret already; the
     // storage emulator's account key (Azurite, `devstoreaccount1`) is published in
     // Microsoft's documentation for every developer to use.
+    // A password manager's or a plan's word for a hidden value (KeePassXC's `PROTECTED`,
+    // Terraform's `(sensitive value)`) stands where the secret would.
+    let bare = lower.trim_matches(|c: char| matches!(c, '<' | '>' | '(' | ')' | '[' | ']'));
+    if matches!(
+        bare,
+        "protected" | "hidden" | "masked" | "redacted" | "sensitive" | "sensitive value"
+    ) {
+        return true;
+    }
     if value.chars().all(|c| matches!(c, '*' | '•' | '●'))
         || value.starts_with(AZURITE_KEY)
         || is_public_block(value)
@@ -137,7 +146,11 @@ pub(super) fn is_analytics_name(name: &str) -> bool {
 /// A string of a user interface (`"password": "Contraseña"`, `"forgotPassword":
 /// "¿Olvidaste tu contraseña?"`): words of any script, no digit or symbol of a key.
 pub(super) fn is_ui_string(value: &str) -> bool {
-    let v = value.trim_matches(['"', '\'']);
+    // An XML resource's text (Android's `<string name="…">Contrasenya</string>`).
+    let v = value.strip_prefix('>').map_or(value, |text| {
+        text.split_once("</").map_or(text, |(text, _)| text)
+    });
+    let v = v.trim_matches(['"', '\'']);
     v.chars().any(char::is_alphabetic)
         && v.chars().all(|c| {
             c.is_alphabetic()
