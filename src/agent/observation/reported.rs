@@ -71,7 +71,8 @@ fn reports(command: &str) -> Vec<Report> {
                 if !label.contains(['"', '\'', '$', '`']) {
                     out.push(Report {
                         label: label.trim().to_string(),
-                        answers: ANSWER_BY_STATUS.contains(&program_before(&before[..echo])),
+                        answers: ANSWER_BY_STATUS
+                            .contains(&program_before(&before[..echo]).as_str()),
                     });
                 }
             }
@@ -82,8 +83,14 @@ fn reports(command: &str) -> Vec<Report> {
     out
 }
 
-/// The program of the last command before an `echo` (`grep` in `ls | grep x; echo`).
-fn program_before(text: &str) -> &str {
+/// The program of the last command before an `echo` (`grep` in `ls | grep x 2>&1;
+/// echo`).
+fn program_before(text: &str) -> String {
+    // A redirection's `&` separates no commands.
+    let text = text
+        .replace("2>&1", " ")
+        .replace("&>", " ")
+        .replace(">&", " ");
     let text = text.trim_end();
     let text = text
         .strip_suffix(';')
@@ -96,6 +103,6 @@ fn program_before(text: &str) -> &str {
         .unwrap_or(text);
     last.split_whitespace()
         .find(|w| !w.contains('=') && *w != "!" && *w != "sudo" && *w != "timeout")
-        .map(|w| w.rsplit('/').next().unwrap_or(w))
-        .unwrap_or("")
+        .map(|w| w.rsplit('/').next().unwrap_or(w).to_string())
+        .unwrap_or_default()
 }

@@ -280,6 +280,7 @@ fn a_status_the_command_printed_of_itself_is_read() {
         ("cargo build; echo \"exit: $?\"", "exit: 0\nexit: done"),
         // `grep` found nothing, `diff` saw a difference: answers, not failures.
         ("ls out/ | grep -i swu; echo \"exit=$?\"", "exit=1"),
+        ("grep -rn TODO src 2>&1; echo \"rc=$?\"", "rc=1"),
         (
             "diff -u a b; echo \"--- exit:$?\"",
             "--- a\n+++ b\n--- exit:1",
