@@ -15,6 +15,7 @@ mod email;
 mod fragment;
 mod key_pair;
 mod layout;
+mod login;
 mod near;
 mod nested;
 mod secret_file;
@@ -429,11 +430,12 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     // What no shape gives away: found by what stands next to it. A finder's literal
     // prefilter reads the text as it came (a redaction never removes the words it looks
     // for), so a large output is lower-cased once.
-    let finders: [&Finder; 16] = [
+    let finders: [&Finder; 17] = [
         &near::k8s_secret,
         &|t: &str| store::fetched_values(t, &lower),
         &|t: &str| url_path::keys_in_paths(t, &lower),
         &|t: &str| fragment::keys_in_fragments(t, &lower),
+        &|t: &str| login::login_tokens(t, &lower),
         &|t: &str| secret_file::printed_file(t, &lower),
         &|t: &str| cookie_jar::saved_cookies(t, &lower),
         &near::seed_phrase,
