@@ -42,27 +42,28 @@ pub fn login_tokens(text: &str, lower: &str) -> Option<String> {
             .take(4)
             .position(|(_, w)| LOGIN_VERBS.contains(w))
             .filter(|_| command);
-        let token = verb.and_then(|v| {
-            // The next two arguments (a host may come first), never an option's value.
+        // The next two arguments (a host may come first), never an option's value;
+        // each one of them a token goes, so that a second pass finds nothing more.
+        let tokens: Vec<(usize, &str)> = verb.map_or_else(Vec::new, |v| {
             words[v + 1..]
                 .iter()
                 .enumerate()
                 .take(2)
-                .find(|(i, (_, w))| {
+                .filter(|(i, (_, w))| {
                     let after_option = *i > 0 && words[v + *i].1.starts_with('-');
                     !after_option && is_token(w)
                 })
                 .map(|(_, found)| *found)
+                .collect()
         });
-        match token {
-            Some((at, word)) => {
-                out.push_str(&line[..at]);
-                out.push_str(super::REDACTED);
-                out.push_str(&line[at + word.len()..]);
-                changed = true;
-            }
-            None => out.push_str(line),
+        let mut last = 0;
+        for (at, word) in tokens {
+            out.push_str(&line[last..at]);
+            out.push_str(super::REDACTED);
+            last = at + word.len();
+            changed = true;
         }
+        out.push_str(&line[last..]);
     }
     changed.then_some(out)
 }
@@ -96,6 +97,10 @@ mod tests {
             run("ngrok config add-authtoken 2bXq9LmT4vRk8ZpW1nYc7Hs3Jd6_5fGh").as_deref(),
             Some("ngrok config add-authtoken [REDACTED]")
         );
+        // Two of them go in one pass: a second finds nothing more.
+        let both = run("x login Q7fh2KxP9mZ3tW8vB1nR5c Hx93kLmQ2pZ7vW1tR8bNq").unwrap();
+        assert_eq!(both, "x login [REDACTED] [REDACTED]");
+        assert_eq!(run(&both), None);
     }
 
     #[test]
