@@ -186,7 +186,8 @@ pub fn from_tool_event(
     // `…; echo "exit=$?"` passes as far as the shell is concerned; its output says
     // whether the command before it failed.
     let (outcome, error) = match (outcome, command) {
-        (Outcome::Success, Some(command)) if tool == "Bash" => {
+        // Only such a command's output is gathered: most calls pass with no `$?`.
+        (Outcome::Success, Some(command)) if tool == "Bash" && command.contains("$?") => {
             let output: String = printed
                 .iter()
                 .filter_map(|out| out.as_deref())

@@ -352,6 +352,25 @@ fn pieces(text: &str, separator: impl Fn(char) -> bool) -> impl Iterator<Item = 
         .map(move |p| (p.as_ptr() as usize - text.as_ptr() as usize, p))
 }
 
+/// Appends `text` to `out` with each of `spans` (a piece of `text` and its byte offset,
+/// in order and apart) replaced by `[REDACTED]`; whether any was.
+fn push_redacted<'t>(
+    out: &mut String,
+    text: &str,
+    spans: impl IntoIterator<Item = (usize, &'t str)>,
+) -> bool {
+    let mut last = 0;
+    let mut any = false;
+    for (at, piece) in spans {
+        out.push_str(&text[last..at]);
+        out.push_str(REDACTED);
+        last = at + piece.len();
+        any = true;
+    }
+    out.push_str(&text[last..]);
+    any
+}
+
 /// A rule that finds secrets by what stands around them: the text redacted, if it holds one.
 type Finder<'a> = dyn Fn(&str) -> Option<String> + 'a;
 

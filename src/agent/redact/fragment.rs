@@ -24,18 +24,10 @@ pub fn keys_in_fragments(text: &str, lower: &str) -> Option<String> {
         let whole = &caps[0];
         let at = whole.len() - caps["fragment"].len();
         let mut rebuilt = whole[..at].to_string();
-        let mut last = 0;
         let fragment = &caps["fragment"];
         let separator = |c: char| matches!(c, ',' | '/' | '!' | '=' | '&' | ':' | ';');
-        for (start, piece) in super::pieces(fragment, separator) {
-            if is_key(piece) {
-                rebuilt.push_str(&fragment[last..start]);
-                rebuilt.push_str(super::REDACTED);
-                last = start + piece.len();
-                changed = true;
-            }
-        }
-        rebuilt.push_str(&fragment[last..]);
+        let keys = super::pieces(fragment, separator).filter(|(_, piece)| is_key(piece));
+        changed |= super::push_redacted(&mut rebuilt, fragment, keys);
         rebuilt
     });
     changed.then(|| out.into_owned())

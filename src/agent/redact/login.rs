@@ -56,14 +56,7 @@ pub fn login_tokens(text: &str, lower: &str) -> Option<String> {
                 .map(|(_, found)| *found)
                 .collect()
         });
-        let mut last = 0;
-        for (at, word) in tokens {
-            out.push_str(&line[last..at]);
-            out.push_str(super::REDACTED);
-            last = at + word.len();
-            changed = true;
-        }
-        out.push_str(&line[last..]);
+        changed |= super::push_redacted(&mut out, line, tokens);
     }
     changed.then_some(out)
 }

@@ -52,18 +52,9 @@ pub fn printed_file(text: &str, lower: &str) -> Option<String> {
             out.push_str(line);
             continue;
         }
-        let mut rebuilt = String::with_capacity(line.len());
-        let mut last = 0;
-        for (at, token) in tokens(line) {
-            if token.len() >= 16 && looks_secret(token) && !token.contains(super::REDACTED) {
-                rebuilt.push_str(&line[last..at]);
-                rebuilt.push_str(super::REDACTED);
-                last = at + token.len();
-                changed = true;
-            }
-        }
-        rebuilt.push_str(&line[last..]);
-        out.push_str(&rebuilt);
+        let secrets = tokens(line)
+            .filter(|(_, t)| t.len() >= 16 && looks_secret(t) && !t.contains(super::REDACTED));
+        changed |= super::push_redacted(&mut out, line, secrets);
     }
     changed.then_some(out)
 }
