@@ -7,12 +7,14 @@ use serde::{Deserialize, Serialize};
 
 mod failure;
 mod log;
+mod masked;
 mod reported;
 
 pub use failure::{
     Era, classify_failure, classify_failure_in, error_excerpt, says_nothing_happened,
 };
 pub use log::{Since, append, file, of_session, since};
+pub use masked::{hides_failure, masks_status};
 pub use reported::reports_failure;
 
 use crate::agent::payload::Payload;
@@ -183,18 +185,21 @@ pub fn from_tool_event(
         _ => (Outcome::Success, None),
     };
     let printed = [&payload.tool_response.stdout, &payload.tool_response.stderr];
-    // `…; echo "exit=$?"` passes as far as the shell is concerned; its output says
-    // whether the command before it failed.
+    // `…; echo "exit=$?"` and `ffmpeg … | tail -3` pass as far as the shell is
+    // concerned; their output says whether the work failed.
     let (outcome, error) = match (outcome, command) {
-        // Only such a command's output is gathered: most calls pass with no `$?`.
-        (Outcome::Success, Some(command)) if tool == "Bash" && command.contains("$?") => {
+        // Only such a command's output is gathered: most calls pass with no `$?` and
+        // nothing masking their status.
+        (Outcome::Success, Some(command))
+            if tool == "Bash" && (command.contains("$?") || masks_status(command)) =>
+        {
             let output: String = printed
                 .iter()
                 .filter_map(|out| out.as_deref())
                 .map(|out| crate::text::tail(out, REPORT_BYTES))
                 .collect::<Vec<_>>()
                 .join("\n");
-            if reports_failure(command, &output) {
+            if reports_failure(command, &output) || hides_failure(command, &output) {
                 (Outcome::Error, Some(error_excerpt(&output, ERROR_CHARS)))
             } else {
                 (outcome, error)

@@ -309,3 +309,101 @@ fn a_command_that_reports_its_own_failure_is_a_failure() {
         "{obs:?}"
     );
 }
+
+#[test]
+fn a_failure_a_pipe_or_a_loop_hides_is_read() {
+    for (command, output) in [
+        // Real shapes (awesumsawz): ffmpeg's status lost to `tail`, to a loop, to `&`.
+        (
+            "ffmpeg -i in.mp4 -vframes 1 -y out.webp 2>&1 | tail -3",
+            "[vost#0:0 @ 0x9e0c94000] Error selecting an encoder\nError opening output file out.webp.\nError opening output files: Encoder not found",
+        ),
+        (
+            "for f in a.mp4 b.mp4; do\n  ffmpeg -i \"$f\" -y \"${f%.mp4}.webp\" 2>&1 | tail -1\n  echo \"Done: $f\"\ndone",
+            "Error opening output files: Encoder not found\nDone: a.mp4\nError opening output files: Encoder not found\nDone: b.mp4",
+        ),
+        (
+            "git ls-remote https://example.com/team/app.git 2>&1 | head -5",
+            "fatal: repository 'https://example.com/team/app.git/' not found",
+        ),
+        (
+            "nixos-rebuild build --flake .#host 2>&1 | head -20",
+            "building the system configuration...\nerror:\n       … while evaluating the attribute 'config'",
+        ),
+        (
+            "vault-sync --push 2>&1 || true",
+            "vault-sync: 2026/06/03 13:56:04 sync.go:206: error: could not lock config file",
+        ),
+        (
+            "pnpm build 2>&1 | tail -5",
+            "> app@1.0.0 build\n> vite build\n\nsh: vite: command not found",
+        ),
+        (
+            "npm run build &\nwait",
+            "\u{1b}[31mERROR:\u{1b}[0m Build failed with 1 error",
+        ),
+    ] {
+        assert!(hides_failure(command, output), "{command}");
+    }
+    for (command, output) in [
+        // The status is the work's own: nothing hides it.
+        (
+            "ffmpeg -i in.mp4 out.webp",
+            "Error opening output files: Encoder not found",
+        ),
+        // A look prints what it found, errors included.
+        (
+            "grep -rn 'Error' src | head -20",
+            "src/a.rs:3: error: Error opening x",
+        ),
+        ("git diff HEAD | head -50", "-\tfunc() error {\nerror: x"),
+        (
+            "find /opt/app -name '*.go' | head -10",
+            "find: /opt/app: No such file or directory",
+        ),
+        // A look run by another program.
+        (
+            "rtk proxy grep -rn refused src | head -5",
+            "error: connect refused at boot (see snx.c)",
+        ),
+        // A line shaped like a search's match is never the program's voice: a
+        // compiler's error has that shape, but so does every match a search prints.
+        (
+            "make lint 2>&1 | tail -3",
+            "src/net.c:82: error: connect refused at boot\nsrc/net.c:90:\nok",
+        ),
+        // A failure in the middle of a long output is not where a masked one shows.
+        (
+            "cargo test 2>&1 | tail -40",
+            "running 3 tests\ntest a ... ok\ntest b ... ok\nerror: expected in a log\nb\nc\nd\ne\ntest result: ok. 3 passed",
+        ),
+        // Words about errors that are not a failure.
+        (
+            "go test ./... 2>&1 | tail -5",
+            "ok  \tpkg/a\t0.2s\n--- PASS: TestReturnsAnErrorWhenMissing (0.00s)\nok  \tpkg/b\t0.1s",
+        ),
+        ("make 2>&1 | tail -3", "Errors: 0\nWarnings: 2\nDone"),
+    ] {
+        assert!(!hides_failure(command, output), "{command}");
+    }
+}
+
+#[test]
+fn a_command_whose_pipe_hides_its_failure_is_a_failure() {
+    let payload: Payload = serde_json::from_value(serde_json::json!({
+        "session_id": "s1",
+        "cwd": "/repo",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ffmpeg -i in.mp4 -y out.webp 2>&1 | tail -2"},
+        "tool_response": {"stdout": "Error opening output file out.webp.\nError opening output files: Encoder not found", "stderr": "", "interrupted": false},
+    }))
+    .unwrap();
+    let now = crate::testutil::at("2026-01-01T00:00:00Z");
+    let obs = from_tool_event(&payload, Event::Post, now, Some("repo")).unwrap();
+    assert_eq!(obs.outcome, Some(Outcome::Error));
+    assert!(
+        obs.error.as_deref().unwrap().contains("Encoder not found"),
+        "{obs:?}"
+    );
+}
