@@ -22,6 +22,7 @@ mod secret_file;
 mod shape;
 mod store;
 mod url_path;
+mod validation;
 mod value;
 
 pub use email::mask_emails;
@@ -164,7 +165,8 @@ const RULES: &[Rule] = &[
     Rule {
         // More providers' token shapes: xAI, Stripe webhooks, Google OAuth, Docker Hub,
         // Telegram bots, Mailgun, age, Postman, Notion, Airtable, Asana, OpenRouter,
-        // Shopify, Linear, Square, Twilio keys, GitLab's other tokens.
+        // Shopify, Linear, Square, Twilio keys, GitLab's other tokens, a Nostr
+        // private key (`nsec1…`, bech32).
         prefilter: &[
             "xai-",
             "whsec_",
@@ -188,8 +190,9 @@ const RULES: &[Rule] = &[
             "glcbt-",
             "twilio",
             "asana",
+            "nsec1",
         ],
-        pattern: r"\b(?:xai-[A-Za-z0-9]{40,}|whsec_[A-Za-z0-9+/=]{24,}|ya29\.[A-Za-z0-9_-]{20,}|dckr_pat_[A-Za-z0-9_-]{20,}|(?:bot)?[0-9]{8,10}:AA[A-Za-z0-9_-]{30,}|key-[0-9a-f]{32}|AGE-SECRET-KEY-1[0-9A-Z]{50,}|PMAK-[0-9a-f]{24}-[0-9a-f]{34}|secret_[A-Za-z0-9]{40,}|ntn_[A-Za-z0-9]{40,}|pat[A-Za-z0-9]{14}\.[0-9a-f]{64}|[0-9]/[0-9]{10,}/[0-9]{10,}:[0-9a-f]{32}|sk-or-v1-[0-9a-f]{64}|shp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}|lin_api_[A-Za-z0-9]{40}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|gl(?:dt|ptt|rt|cbt)-[A-Za-z0-9_-]{20,}|SK[0-9a-f]{32})\b",
+        pattern: r"\b(?:nsec1[02-9ac-hj-np-z]{58}|xai-[A-Za-z0-9]{40,}|whsec_[A-Za-z0-9+/=]{24,}|ya29\.[A-Za-z0-9_-]{20,}|dckr_pat_[A-Za-z0-9_-]{20,}|(?:bot)?[0-9]{8,10}:AA[A-Za-z0-9_-]{30,}|key-[0-9a-f]{32}|AGE-SECRET-KEY-1[0-9A-Z]{50,}|PMAK-[0-9a-f]{24}-[0-9a-f]{34}|secret_[A-Za-z0-9]{40,}|ntn_[A-Za-z0-9]{40,}|pat[A-Za-z0-9]{14}\.[0-9a-f]{64}|[0-9]/[0-9]{10,}/[0-9]{10,}:[0-9a-f]{32}|sk-or-v1-[0-9a-f]{64}|shp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}|lin_api_[A-Za-z0-9]{40}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|gl(?:dt|ptt|rt|cbt)-[A-Za-z0-9_-]{20,}|SK[0-9a-f]{32})\b",
         replace: REDACTED,
     },
     Rule {
@@ -304,6 +307,17 @@ const RULES: &[Rule] = &[
             "schtasks",
         ],
         pattern: r#"(?P<k>\s/p:|\bschtasks\b[^\n]*?\s/R?P\s+|\b(?:sshpass\s+-p\s*|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm\s+registry)\s+login\b[^\n]*?\s-p\s*|(?:zip|unzip|7z|7za)\b[^\n]*?\s-[pP]\s*|redis-cli\b[^\n]*?\s-a\s+|htpasswd\s+-b\S*\s+\S+\s+\S+\s+|net\s+use\s+\S+\s+\S+\s+|config\s+set\s+--secret\s+\S+\s+))(?P<v>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // A credential pair on a command line: a user option, then `-p`/`-P` with a value
+        // (`exaplus -u SYS -p pw`, `sqlcmd -U sa -P pw`). A number there is a port
+        // (`psql -U app -p 5432`).
+        prefilter: &[" -u ", " -user ", " --user ", " --username "],
+        // Both options of one command (no `|`, `;` or `&` between them). MySQL's `-p db`
+        // asks for the password and names the database: a line with `my` in it
+        // (`mysql`, `mysqldump`) is left to the rule for `-ppass`.
+        pattern: r"(?m)^(?P<k>(?:[^m\n]|m[^y\n])*?[ \t]-(?:u|U|user|-user|-username)[ \t=]\S+(?:[^m\n|;&]|m[^y\n|;&])*?[ \t]-[pP][ \t]+)(?P<v>(?:[^\s\d<>|&;-]|\d+[^\s\d<>|&;])\S*)",
         replace: "${k}[REDACTED]",
     },
     Rule {
@@ -449,10 +463,11 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     // What no shape gives away: found by what stands next to it. A finder's literal
     // prefilter reads the text as it came (a redaction never removes the words it looks
     // for), so a large output is lower-cased once.
-    let finders: [&Finder; 17] = [
+    let finders: [&Finder; 19] = [
         &near::k8s_secret,
         &|t: &str| store::fetched_values(t, &lower),
         &|t: &str| url_path::keys_in_paths(t, &lower),
+        &|t: &str| url_path::keys_after_names(t, &lower),
         &|t: &str| fragment::keys_in_fragments(t, &lower),
         &|t: &str| login::login_tokens(t, &lower),
         &|t: &str| secret_file::printed_file(t, &lower),
@@ -466,6 +481,7 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         &layout::secret_columns,
         &layout::value_on_next_line,
         &layout::terraform_sensitive,
+        &validation::echoed_inputs,
         &shape::prefixed_keys,
     ];
     for find in finders {

@@ -34,7 +34,7 @@ const SAMPLE: &str = "Zq8vT2mX9kL4";
 /// reads as `ABOUT` words are matched), if it is the name of a secret: it says so, its
 /// last word is the secret's (`password_changed_at` holds a date), and it is not about
 /// one (`token_count`).
-fn secret_name(name: &str) -> Option<String> {
+pub(super) fn secret_name(name: &str) -> Option<String> {
     let split = crate::text::split_camel(name);
     let said = spoken(&split);
     let snake = split.replace(' ', "_");
@@ -45,14 +45,21 @@ fn secret_name(name: &str) -> Option<String> {
     (says && is_secret_value(&snake, SAMPLE)).then_some(snake)
 }
 
+/// The name a column headed `Key` alone is read under.
+const BARE_KEY: &str = "key";
+
 /// Whether `value` is to be hidden under the secret's name `snake` (as `secret_name`
 /// gives it).
-fn hidden(snake: &str, value: &str) -> bool {
-    value.len() >= MIN_VALUE
+pub(super) fn hidden(snake: &str, value: &str) -> bool {
+    (snake != BARE_KEY || super::near::looks_secret(value))
+        && value.len() >= MIN_VALUE
         && value.chars().any(char::is_alphanumeric)
         && !is_placeholder(value)
         && is_secret_value(snake, value)
 }
+
+/// The shortest value taken from a drawn table (a design token's `Display/D5` is none).
+const MIN_DRAWN: usize = 16;
 
 /// The shortest value taken for a secret here (a table's `---` rule, `n/a`, `true`).
 const MIN_VALUE: usize = 8;
@@ -81,6 +88,7 @@ pub fn secret_columns(text: &str) -> Option<String> {
     if !SECRET_NAMES
         .iter()
         .any(|w| lower.contains(&w.replace(' ', "_")) || lower.contains(w))
+        && !lower.contains("| key ")
     {
         return None;
     }
@@ -92,21 +100,31 @@ pub fn secret_columns(text: &str) -> Option<String> {
         let body = line.trim_end_matches(['\n', '\r']);
         if let Some(Table {
             delimiter,
+            drawn,
             width,
             columns,
         }) = &table
         {
-            let fields = fields(body, *delimiter);
+            // A drawn table's rule (`+------+----+`, `|---|---|`) goes on with it.
+            if is_rule(body) {
+                out.push_str(line);
+                continue;
+            }
+            let (left, inner, right) = borders(body, *delimiter);
+            let fields = fields(inner, *delimiter);
             if fields.len() == *width {
                 let mut row: Vec<String> = fields.iter().map(|f| (*f).to_string()).collect();
                 for (at, name) in columns {
-                    let value = fields[*at].trim().trim_matches('"');
-                    if hidden(name, value) {
+                    let value = fields[*at].trim().trim_matches(['"', '`']);
+                    let drawn_secret = value.len() >= MIN_DRAWN && super::near::looks_secret(value);
+                    if hidden(name, value) && (!drawn || drawn_secret) {
                         row[*at] = fields[*at].replace(value, REDACTED);
                         changed = true;
                     }
                 }
+                out.push_str(left);
                 out.push_str(&row.join(&delimiter.to_string()));
+                out.push_str(right);
                 out.push_str(&line[body.len()..]);
                 continue;
             }
@@ -121,16 +139,47 @@ pub fn secret_columns(text: &str) -> Option<String> {
 /// positions and names (as `secret_name` gives them) of those that name a secret.
 struct Table {
     delimiter: char,
+    /// Drawn with outer bars (`| a | b |`): a document's table as often as a tool's,
+    /// so only what looks like a secret is taken from it.
+    drawn: bool,
     width: usize,
     columns: Vec<(usize, String)>,
 }
 
-/// A table's header: three fields or more, each a name, some naming a secret.
+/// A drawn table's rule line: dashes or equals signs, with `+`, `|`, `:` and spaces.
+fn is_rule(line: &str) -> bool {
+    let line = line.trim();
+    line.contains(['-', '=', '─'])
+        && line
+            .chars()
+            .all(|c| matches!(c, '-' | '=' | '+' | '|' | ':' | ' ' | '─' | '┼' | '│'))
+}
+
+/// A drawn table's row without its outer bars (`| a | b |`): what stands left of the
+/// fields, the fields, what stands right of them.
+fn borders(row: &str, delimiter: char) -> (&str, &str, &str) {
+    let trimmed = row.trim();
+    if delimiter != '|' || trimmed.len() < 2 || !trimmed.starts_with('|') || !trimmed.ends_with('|')
+    {
+        return ("", row, "");
+    }
+    let start = row.find('|').map_or(0, |i| i + 1);
+    let end = row.rfind('|').unwrap_or(row.len());
+    (&row[..start], &row[start..end], &row[end..])
+}
+
+/// A table's header: three fields or more (two in a drawn table), each a name, some
+/// naming a secret.
 fn header(line: &str) -> Option<Table> {
     let delimiter = [',', '\t', ';', '|']
         .into_iter()
         .max_by_key(|d| line.matches(*d).count())?;
-    let fields: Vec<&str> = fields(line, delimiter).into_iter().map(str::trim).collect();
+    let (_, inner, _) = borders(line, delimiter);
+    let drawn = inner.len() < line.len();
+    let fields: Vec<&str> = fields(inner, delimiter)
+        .into_iter()
+        .map(str::trim)
+        .collect();
     let named = fields.iter().all(|f| {
         let f = f.trim_matches('"');
         !f.is_empty()
@@ -138,16 +187,26 @@ fn header(line: &str) -> Option<Table> {
             && f.chars()
                 .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | ' '))
     });
-    if fields.len() < 3 || !named {
+    if fields.len() < if drawn { 2 } else { 3 } || !named {
         return None;
     }
+    // A column headed `Key` alone holds keys in a CLI's table (`civo apikey show`) and
+    // names in a settings table; only what looks like a secret is taken from it.
     let columns: Vec<(usize, String)> = fields
         .iter()
         .enumerate()
-        .filter_map(|(i, f)| secret_name(f.trim_matches('"')).map(|name| (i, name)))
+        .filter_map(|(i, f)| {
+            let f = f.trim_matches('"');
+            let bare_key = f.eq_ignore_ascii_case("key");
+            bare_key
+                .then(|| BARE_KEY.to_string())
+                .or_else(|| secret_name(f))
+                .map(|name| (i, name))
+        })
         .collect();
     (!columns.is_empty()).then_some(Table {
         delimiter,
+        drawn,
         width: fields.len(),
         columns,
     })

@@ -259,6 +259,11 @@ fn random_letters(token: &str) -> bool {
 /// Whether the words before a token say its key is no secret: a public key, a cache's
 /// key ("Cache restored from key: …"), an idempotency or primary key.
 pub(super) fn says_public(before: &str) -> bool {
+    // The name's words, last first: `"encryptedKeyset": "` gives `encryptedkeyset`.
+    let mut words = before
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty());
+    let name = [words.next(), words.next()];
     before.contains("public")
         || before.contains("pubkey")
         || super::value::is_site_key(before)
@@ -267,6 +272,15 @@ pub(super) fn says_public(before: &str) -> bool {
             [" key", "-key", "_key"]
                 .iter()
                 .any(|k| before.contains(&format!("{p}{k}")))
+                // `ActionKey`, `sortKey`: the qualifier starts the word (a
+                // `transactionKey` is a gateway's secret).
+                || name.iter().flatten().any(|w| *w == format!("{p}key"))
+        })
+        // Ciphertext under a key's name: `encryptedKeyset`, `hashed_password`.
+        || name.iter().flatten().any(|w| {
+            ["encrypted", "hashed", "wrapped", "ciphertext", "sealed"]
+                .iter()
+                .any(|s| w.starts_with(s))
         })
 }
 
@@ -516,18 +530,26 @@ pub fn printed_secret(text: &str) -> Option<String> {
     }
     let mut out = String::with_capacity(text.len());
     let mut after_command = false;
+    // After a command that only names a secret: what follows must look like one.
+    let mut after_named = false;
     let mut changed = false;
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim();
         let one_token = !trimmed.is_empty() && !trimmed.contains(char::is_whitespace);
-        if after_command && one_token && trimmed.len() >= 8 && !trimmed.starts_with(['$', '#', '>'])
+        let named_only = after_named && !looks_secret(trimmed);
+        if after_command
+            && one_token
+            && !named_only
+            && trimmed.len() >= 8
+            && !trimmed.starts_with(['$', '#', '>'])
         {
             out.push_str(&line.replacen(trimmed, super::REDACTED, 1));
             changed = true;
             after_command = false;
             continue;
         }
-        after_command = prints(line);
+        after_named = !prints(line) && names_a_secret(line);
+        after_command = prints(line) || after_named;
         out.push_str(line);
     }
     changed.then_some(out)
@@ -553,9 +575,46 @@ fn fetches_a_named_secret(line: &str) -> bool {
         .next()
         .unwrap_or("")
         .to_ascii_lowercase();
+    // `get`, or a verb in a compound (`get-secret-value`, `print_token`).
+    let fetches = |w: &&str| w.split(['-', '_']).any(|part| FETCH.contains(&part));
     words.len() >= 3
-        && words[1..words.len() - 1].iter().any(|w| FETCH.contains(w))
+        && words[1..words.len() - 1].iter().any(fetches)
         && SECRET_NAMES.iter().any(|s| name.contains(s))
+}
+
+/// A prompt's command that names a secret without setting one (`$ argocd admin
+/// initial-password`, `$ az acr credential show … --query passwords[0].value`): what
+/// it prints alone on the next line is that secret when it looks like one.
+fn names_a_secret(line: &str) -> bool {
+    let Some(command) = line.trim_start().strip_prefix("$ ") else {
+        return false;
+    };
+    // Setting one (`passwd`, `--password X`, `TOKEN=x`) prints none; encrypting,
+    // hashing or signing one prints what is safe to show.
+    const TRANSFORMS: &[&str] = &["encrypt", "hash", "sign", "digest", "encode", "seal"];
+    let words: Vec<&str> = command.split_whitespace().collect();
+    if command.contains('=')
+        || words
+            .iter()
+            .any(|w| TRANSFORMS.iter().any(|t| w.eq_ignore_ascii_case(t)))
+    {
+        return false;
+    }
+    // A file's name (`fileb://api-secret.txt`) says what the file holds, not what prints.
+    let file = |w: &str| {
+        w.contains("://")
+            || w.rsplit_once('.').is_some_and(|(_, ext)| {
+                ext.len() <= 4 && ext.chars().all(|c| c.is_ascii_alphabetic())
+            })
+    };
+    words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-') && !file(w))
+        .any(|w| {
+            let w = w.to_ascii_lowercase();
+            SECRET_NAMES.iter().any(|s| w.contains(s))
+        })
 }
 
 /// What the name of a stored secret says it holds.

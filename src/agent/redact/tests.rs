@@ -539,7 +539,8 @@ fn the_held_out_corpus() {
     }
     // What each half reaches now; a regression fails.
     assert!(read.len() <= 3, "{read:#?}");
-    assert!(unread.len() <= 17, "{} missed", unread.len());
+    // Ninth corpus's round: 17 -> 16.
+    assert!(unread.len() <= 16, "{} missed", unread.len());
     assert!(m.mangled.is_empty(), "{:#?}", m.mangled);
 }
 
@@ -579,7 +580,8 @@ fn measure_halves(file: &str, label: &str) -> ([usize; 2], [usize; 2]) {
 fn the_second_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus2.toml", "second corpus");
     // First measured at 7 and 11 missed, 5 and 2 mangled; what each half reaches now.
-    assert!(missed[0] <= 3 && missed[1] <= 7, "{missed:?}");
+    // Ninth corpus's round: a user and a password option on one line (7 -> 6).
+    assert!(missed[0] <= 3 && missed[1] <= 6, "{missed:?}");
     assert!(mangled[0] <= 1 && mangled[1] <= 1, "{mangled:?}");
 }
 
@@ -622,8 +624,10 @@ fn the_fifth_held_out_corpus() {
     // First measured (before this round) at 6 and 4 missed, 4 and 5 mangled; what each
     // half reaches now.
     // Never-read half 4 -> 3 since a saved cookie's value is read (seventh corpus).
-    assert!(missed[0] == 0 && missed[1] <= 3, "{missed:?}");
-    assert!(mangled[0] == 0 && mangled[1] <= 4, "{mangled:?}");
+    // Ninth corpus's round: a drawn table's columns (missed 3 -> 2); a key's name that says
+    // ciphertext or a lookup, kept (mangled 4 -> 3).
+    assert!(missed[0] == 0 && missed[1] <= 2, "{missed:?}");
+    assert!(mangled[0] == 0 && mangled[1] <= 3, "{mangled:?}");
 }
 
 /// A sixth corpus (`tests/data/secrets/corpus6.toml`), written by a reviewer who never
@@ -738,7 +742,8 @@ fn the_seventh_held_out_corpus() {
     // the words for a password in more languages.
     // Then a saved cookie's value (storageState, HAR, fastlane's YAML, cookies.txt):
     // read half 4 -> 3, never-read half 7 -> 6; a `users.properties` printed: 3 -> 2.
-    assert!(missed[0] <= 2 && missed[1] <= 6, "{missed:?}");
+    // Ninth corpus's round: never-read half 6 -> 5.
+    assert!(missed[0] <= 2 && missed[1] <= 5, "{missed:?}");
     // Kept since, from the read half: a certificate in base64, a locale's strings,
     // analytics cookies, an option followed by a redirection (read half 4 -> 0 mangled).
     assert!(mangled[0] == 0 && mangled[1] <= 1, "{mangled:?}");
@@ -758,7 +763,8 @@ fn the_eighth_held_out_corpus() {
     // fragment, a URL written with one slash, a stored secret fetched by its name, a
     // markup element's text read apart from its tags (never-read half 10 -> 8).
     // Then a token given to a command-line login as a plain argument: read half 2 -> 1.
-    assert!(missed[0] <= 1 && missed[1] <= 8, "{missed:?}");
+    // Ninth corpus's round: what a command naming a secret prints (never-read 8 -> 7).
+    assert!(missed[0] <= 1 && missed[1] <= 7, "{missed:?}");
     // Kept since: a password manager's `PROTECTED`, an Android locale's strings.
     assert!(mangled[0] == 0 && mangled[1] <= 2, "{mangled:?}");
 }
@@ -864,4 +870,75 @@ fn a_second_value_after_a_secret_word_is_redacted_in_the_same_pass() {
     assert!(!once.contains("Q7fh2KxP9"), "{once}");
     assert!(!once.contains("Hx93kLmQ2"), "{once}");
     assert_eq!(redact(&once), once);
+}
+
+/// A ninth corpus (`tests/data/secrets/corpus9.toml`), written by a reviewer who never
+/// read these rules: config formats not used before, build caches, database shells and
+/// brokers, test output and REPL sessions, cloud and secret-store CLIs, CI traces, key
+/// material, webhooks, signed URLs and session cookies, OTP seeds and licences, proxies
+/// and tunnels, Kubernetes, start-up errors, prompts in four more languages; and
+/// look-alikes of each.
+#[test]
+fn the_ninth_held_out_corpus() {
+    let (missed, mangled) = measure_halves("corpus9.toml", "ninth corpus");
+    // Measured as it came, on this round's build before any rule for it: 13 and 11
+    // missed, 3 and 2 mangled. Since then, from the read half: the segment after one
+    // that names a key in a URL's path, what a command that names a secret prints,
+    // a drawn table's columns, a user and a password option on one command line, a
+    // Nostr key, the input a validation error echoes (read half 13 -> 4); ciphertext
+    // and a lookup key under a key's name, the documented TOTP example kept (3 -> 0).
+    // None of it reached this corpus's never-read half; five earlier never-read halves
+    // gained one each.
+    assert!(missed[0] <= 4 && missed[1] <= 11, "{missed:?}");
+    assert!(mangled[0] == 0 && mangled[1] <= 2, "{mangled:?}");
+}
+
+/// The ninth corpus's read half, as rules: each shape alone (values made up here).
+#[test]
+fn shapes_of_the_ninth_corpus() {
+    for (text, secret) in [
+        (
+            "curl -d '{}' https://chat.example.org/hooks/k3x9qz7wm1pd5rtha8y2ucn4ev",
+            "k3x9qz7wm1",
+        ),
+        (
+            "$ vaultctl get-secret-value --name /prod/billing/stripe-api-key\n5c1e9a7d-3b2f-4e8a-9d6c-1f0b2a3c4d5e\n",
+            "5c1e9a7d",
+        ),
+        (
+            "$ keycloak admin initial-password\nVq8mT3xL9wR2zK7p\n",
+            "Vq8mT3xL9",
+        ),
+        (
+            "+------+--------------------------------+\n| Name | Key                            |\n+------+--------------------------------+\n| ci   | Zx81mQ0pLw7vR3tY9bN2kD5hJ6fG4sA1 |\n+------+--------------------------------+",
+            "Zx81mQ0pLw7",
+        ),
+        (
+            "$ vsql -u dbadmin -p Kq7#vT2m9XwL -h vertica01",
+            "Kq7#vT2m9XwL",
+        ),
+        (
+            "nostr --sec nsec14cwvtpawnkadfygmckl3rvxdwv5mq6hs3u9m9gltcgjplzxh82jjcq0m62",
+            "nsec14cwvtpa",
+        ),
+        (
+            "1 validation error for Settings\nsentry_auth_token\n  String too short [type=string_too_short, input_value='Pm4vXq8tL2wZ9rKb', input_type=str]",
+            "Pm4vXq8tL2",
+        ),
+    ] {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for text in [
+        "$ aws kms encrypt --key-id alias/app --plaintext fileb://api-secret.txt --query CiphertextBlob --output text\nAQICAHhq3sdfT0pLw7vR3tY9bN2kD5hJ6fG4\n",
+        "  ActionKey: 4f0e9a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7",
+        "{ \"encryptedKeyset\": \"CiQAsQn2W7kLm9Xp4Rt8Yz1Vb6Nc3Hd5Jf0Gq2Ks7Lw==\" }",
+        "uri = \"otpauth://totp/Example:alice@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Example\"",
+        "| Token | Size |\n|---|---|\n| Display/D5 | 40px |",
+        "$ psql -U app -h db -p 5432 ledger",
+        "mysql -h db -u app -p shop < dump.sql",
+        "sort -u names.txt && pwd -P >| /tmp/cwd",
+    ] {
+        assert_eq!(redact(text), text);
+    }
 }

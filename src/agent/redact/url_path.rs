@@ -1,6 +1,7 @@
 //! Keys carried in a URL's path rather than its query: a blockchain node provider's
 //! endpoint (`https://eth-mainnet.g.alchemy.com/v2/KEY`, `https://mainnet.infura.io/v3/KEY`,
-//! `https://x.quiknode.pro/KEY/`), where the path segment is the account's key.
+//! `https://x.quiknode.pro/KEY/`), where the path segment is the account's key, and the
+//! segment after one that names it on any host (`/hooks/KEY`, `/with/key/KEY`).
 
 use std::sync::OnceLock;
 
@@ -33,13 +34,8 @@ pub fn keys_in_paths(text: &str, lower: &str) -> Option<String> {
     if !lower.contains("://") || !KEY_IN_PATH_HOSTS.iter().any(|h| lower.contains(h)) {
         return None;
     }
-    static RE: OnceLock<Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(r#"(?i)\b(?:https?|wss?)://(?P<host>[a-z0-9.-]+)(?::\d+)?(?P<path>/[^\s"'<>()\[\]{}?#]*)"#)
-            .expect("a valid pattern")
-    });
     let mut changed = false;
-    let out = re.replace_all(text, |caps: &regex::Captures| {
+    let out = url_re().replace_all(text, |caps: &regex::Captures| {
         let whole = &caps[0];
         let host = caps["host"].to_ascii_lowercase();
         let serves_keys = KEY_IN_PATH_HOSTS.iter().any(|h| {
@@ -69,9 +65,73 @@ pub fn keys_in_paths(text: &str, lower: &str) -> Option<String> {
     changed.then(|| out.into_owned())
 }
 
+/// Path segments after which the next one is the key itself: a chat's incoming webhook
+/// (`/hooks/KEY`), a trigger's key (`/with/key/KEY`), a token in the path.
+const NAMES_THE_KEY: &[&str] = &[
+    "hooks", "hook", "webhook", "webhooks", "key", "token", "secret", "apikey", "api-key",
+];
+
+/// The shortest segment after such a name taken for a key.
+const MIN_NAMED_KEY: usize = 16;
+
+/// Replaces every key-shaped path segment that follows a segment naming a key; `None`
+/// when none. A UUID there names a resource (`/api/keys/<uuid>`), not a key.
+pub fn keys_after_names(text: &str, lower: &str) -> Option<String> {
+    // One pass over a large output for all the names at once.
+    static NAMED: OnceLock<Regex> = OnceLock::new();
+    let named = NAMED.get_or_init(|| {
+        let names: Vec<String> = NAMES_THE_KEY.iter().map(|n| regex::escape(n)).collect();
+        Regex::new(&format!("/(?:{})/", names.join("|"))).expect("a valid pattern")
+    });
+    if !lower.contains("://") || !named.is_match(lower) {
+        return None;
+    }
+    let mut changed = false;
+    let out = url_re().replace_all(text, |caps: &regex::Captures| {
+        let whole = &caps[0];
+        let path_at = whole.len() - caps["path"].len();
+        let segments: Vec<&str> = caps["path"].split('/').collect();
+        let mut path: Vec<String> = Vec::with_capacity(segments.len());
+        for (i, segment) in segments.iter().enumerate() {
+            let named =
+                i > 0 && NAMES_THE_KEY.contains(&segments[i - 1].to_ascii_lowercase().as_str());
+            if named
+                && segment.len() >= MIN_NAMED_KEY
+                && looks_secret(segment)
+                && !is_uuid(segment)
+                && !segment.contains(super::REDACTED)
+            {
+                changed = true;
+                path.push(super::REDACTED.to_string());
+            } else {
+                path.push((*segment).to_string());
+            }
+        }
+        format!("{}{}", &whole[..path_at], path.join("/"))
+    });
+    changed.then(|| out.into_owned())
+}
+
+fn is_uuid(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('-').collect();
+    parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
+        && parts
+            .iter()
+            .all(|p| p.chars().all(|c| c.is_ascii_hexdigit()))
+}
+
+/// A URL: its host and its path, up to a query, a fragment or what ends it in text.
+fn url_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r#"(?i)\b(?:https?|wss?)://(?P<host>[a-z0-9.-]+)(?::\d+)?(?P<path>/[^\s"'<>()\[\]{}?#]*)"#)
+            .expect("a valid pattern")
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::keys_in_paths;
+    use super::{keys_after_names, keys_in_paths};
 
     fn run(text: &str) -> Option<String> {
         keys_in_paths(text, &text.to_ascii_lowercase())
@@ -93,6 +153,30 @@ mod tests {
             "https://rpc.example.io/status",
         ] {
             assert_eq!(run(kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn the_segment_after_one_that_names_a_key_goes() {
+        let hook = "curl -d '{}' https://chat.example.io/hooks/q3k8vz0w1mdx7rthpa2y5ucn4e";
+        assert_eq!(
+            keys_after_names(hook, &hook.to_ascii_lowercase()).as_deref(),
+            Some("curl -d '{}' https://chat.example.io/hooks/[REDACTED]")
+        );
+        let trigger = "https://maker.example.com/trigger/done/with/key/pW3_xK9vQm2LzT8rYb4N-";
+        let out = keys_after_names(trigger, &trigger.to_ascii_lowercase()).expect("redacted");
+        assert!(!out.contains("pW3_xK9v"), "{out}");
+        for kept in [
+            "https://api.example.com/v1/keys/3f2c9a0e-8b7d-4c5f-9a3b-2c1d0e9f8a7b",
+            "https://github.com/acme/app/settings/hooks/412398771",
+            "https://example.com/docs/webhooks/getting-started-with-events",
+            "https://example.com/hooks/",
+        ] {
+            assert_eq!(
+                keys_after_names(kept, &kept.to_ascii_lowercase()),
+                None,
+                "{kept}"
+            );
         }
     }
 }

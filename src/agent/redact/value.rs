@@ -19,6 +19,9 @@ pub(super) const PUBLIC: &[&str] = &[
     "composite",
     "natural",
     "pub",
+    "action",
+    "object",
+    "dedup",
 ];
 
 /// A value that says it stands in for a secret: documentation's `…EXAMPLEKEY`,
@@ -40,6 +43,7 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     }
     if value.chars().all(|c| matches!(c, '*' | '•' | '●'))
         || value.starts_with(AZURITE_KEY)
+        || value.starts_with(TOTP_EXAMPLE)
         || is_public_block(value)
     {
         return !value.is_empty();
@@ -78,6 +82,10 @@ pub(super) fn is_placeholder(value: &str) -> bool {
 /// The key every copy of Azure's storage emulator accepts, as documented by Microsoft.
 const AZURITE_KEY: &str =
     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw";
+
+/// The TOTP secret of the Key Uri Format's documented example (Google Authenticator's
+/// wiki), copied into parsers' tests everywhere.
+const TOTP_EXAMPLE: &str = "JBSWY3DPEHPK3PXP";
 
 /// Words of prose, never a secret after an option's name: Docker's own warning says
 /// "Using --password via the CLI is insecure".
@@ -284,6 +292,10 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
     ];
     // `from_secret: registry_password`, `secret_ref`: where the secret comes from.
     let from = key.starts_with("from_") || key.starts_with("from-");
+    // `encryptedKeyset`, `hashed_password`, `wrapped_key`: what is stored is ciphertext.
+    let sealed = ["encrypted", "hashed", "wrapped", "ciphertext"]
+        .iter()
+        .any(|w| key.starts_with(w));
     let about = from
         || ABOUT.iter().any(|a| {
             key.strip_suffix(a)
@@ -321,6 +333,7 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
         || is_shell_syntax(v)
         || is_analytics_cookie(&key)
         || port
+        || sealed
         || about
         || public
         || scheme
