@@ -322,6 +322,29 @@ fn a_failure_the_command_reported_itself_is_recalled_as_post_tool_use() {
 }
 
 #[test]
+fn a_failure_a_pipe_hid_is_recalled_as_post_tool_use() {
+    // `… 2>&1 | tail -2` passes for the shell because `tail` was last; the output says
+    // the work failed.
+    let memory = Memory::new();
+    let cwd = project(&memory);
+    memory.write(
+        "episodes/2026-03-20-move-the-folder-before-git-submodule-add.md",
+        "---\ndate: 2026-03-20\ntype: episode\nproject: \"ledger\"\ntags: [\"git\"]\npattern: \"recover:*=>first:mv\"\noccurrences: 1\nprovenance: model\n---\n\n# mv before git submodule add\n\nMove the plain folder aside first.\n\n## Sightings\n\n- 2026-03-20, ledger: `git submodule add https://example.com/vendor.git vendor` failed with \"fatal: 'vendor' already exists and is not a valid git repo\"; `mv vendor vendor-bak` and then `git submodule add https://example.com/vendor.git vendor` passed (session 1a2b3c4d)\n",
+    );
+    let piped = payload(
+        "PostToolUse",
+        &cwd,
+        json!({"tool_name": "Bash",
+               "tool_input": {"command": "git submodule add https://example.com/tools.git tools 2>&1 | tail -2"},
+               "tool_response": {"stdout": "fatal: 'tools' already exists and is not a valid git repo", "stderr": "", "interrupted": false}}),
+    );
+    let answer = run(&memory, HookEvent::PostToolUse, piped);
+    let json = answer.answer.as_ref().expect("failure recalled").to_json();
+    assert_eq!(json["hookSpecificOutput"]["hookEventName"], "PostToolUse");
+    assert!(context(&answer).contains("mv vendor vendor-bak"), "{json}");
+}
+
+#[test]
 fn injected_memory_is_fenced_and_memory_text_cannot_forge_structure() {
     let memory = Memory::new();
     // A project folder whose name holds a line break and a heading.
