@@ -14,7 +14,7 @@ pub use failure::{
     Era, classify_failure, classify_failure_in, error_excerpt, says_nothing_happened,
 };
 pub use log::{Since, append, file, of_session, since};
-pub use masked::{hides_failure, masks_status};
+pub use masked::{hidden_failure, masks_status};
 pub use reported::reports_failure;
 
 use crate::agent::payload::Payload;
@@ -199,8 +199,10 @@ pub fn from_tool_event(
                 .map(|out| crate::text::tail(out, REPORT_BYTES))
                 .collect::<Vec<_>>()
                 .join("\n");
-            if reports_failure(command, &output) || hides_failure(command, &output) {
+            if reports_failure(command, &output) {
                 (Outcome::Error, Some(error_excerpt(&output, ERROR_CHARS)))
+            } else if let Some(failure) = hidden_failure(command, &output) {
+                (Outcome::Error, Some(error_excerpt(failure, ERROR_CHARS)))
             } else {
                 (outcome, error)
             }

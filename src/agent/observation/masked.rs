@@ -26,24 +26,25 @@ pub fn masks_status(command: &str) -> bool {
         .is_match(command)
 }
 
-/// Whether `output` shows that the work of `command`, whose status is masked, failed:
+/// Where `output` shows that the work of `command`, whose status is masked, failed:
 /// near its start or its end, a line in a failing program's own voice (`fatal: …`,
 /// `error: …`, `Error opening …`, `x: command not found`, `tool: … No such file or
 /// directory`). A command that only looks (`grep`, `find`, `git diff`) prints what it
 /// found, which may well say "error", so it is never read this way.
-pub fn hides_failure(command: &str, output: &str) -> bool {
+///
+/// What it returns is the output from that line on: what the failure says, without
+/// the work's progress before it (four parallel ffmpegs interleave their lines there).
+pub fn hidden_failure<'a>(command: &str, output: &'a str) -> Option<&'a str> {
     if !masks_status(command) {
-        return false;
+        return None;
     }
     let commands = shell::parse(command);
-    let Some(work) = shell::primary(&commands) else {
-        return false;
-    };
+    let work = shell::primary(&commands)?;
     // A look run through another program (`rtk proxy grep …`, `xargs cat`) prints
     // data just the same.
     let looks = |c: &shell::Command| c.args.iter().any(|a| LOOKS.contains(&a.as_str()));
     if shell::is_diagnostic(work) || commands.iter().any(|c| !c.filters && looks(c)) {
-        return false;
+        return None;
     }
     let tools: Vec<&str> = commands
         .iter()
@@ -53,7 +54,10 @@ pub fn hides_failure(command: &str, output: &str) -> bool {
     let lines: Vec<&str> = output.lines().filter(|l| !l.trim().is_empty()).collect();
     let start = lines.iter().take(EDGE_START);
     let end = lines.iter().skip(lines.len().saturating_sub(EDGE_END));
-    start.chain(end).any(|line| in_own_voice(line, &tools))
+    let line = start.chain(end).find(|line| in_own_voice(line, &tools))?;
+    // Every line is a slice of the output: where it starts is where the failure does.
+    let at = line.as_ptr() as usize - output.as_ptr() as usize;
+    Some(&output[at..])
 }
 
 /// Programs that print what they found, named as another program's argument.
