@@ -5,6 +5,8 @@
 //! a nonce and whose header says it is recalled memory, never instructions. Memory text is
 //! sanitised on the way in: no control characters, no line breaks, no fence markers.
 
+mod compact;
+
 use super::{Item, Start};
 use crate::memory::kind::Kind;
 use crate::text::one_line;
@@ -298,7 +300,7 @@ fn gist(item: &Item) -> String {
     if item.kind == Kind::Session {
         without_asked_again(gist, &item.title).to_string()
     } else {
-        gist.to_string()
+        compact::short_commands(gist).into_owned()
     }
 }
 
