@@ -84,25 +84,10 @@ fn reports(command: &str) -> Vec<Report> {
 }
 
 /// The program of the last command before an `echo` (`grep` in `ls | grep x 2>&1;
-/// echo`).
+/// echo`), read as the shell reads the line (redirections, wrappers, subshells).
 fn program_before(text: &str) -> String {
-    // A redirection's `&` separates no commands.
-    let text = text
-        .replace("2>&1", " ")
-        .replace("&>", " ")
-        .replace(">&", " ");
-    let text = text.trim_end();
-    let text = text
-        .strip_suffix(';')
-        .or_else(|| text.strip_suffix("&&"))
-        .or_else(|| text.strip_suffix("||"))
-        .unwrap_or(text);
-    let last = text
-        .rsplit([';', '|', '&', '\n', '('])
-        .next()
-        .unwrap_or(text);
-    last.split_whitespace()
-        .find(|w| !w.contains('=') && *w != "!" && *w != "sudo" && *w != "timeout")
-        .map(|w| w.rsplit('/').next().unwrap_or(w).to_string())
+    crate::shell::parse(text)
+        .last()
+        .map(|c| c.tool().to_string())
         .unwrap_or_default()
 }
