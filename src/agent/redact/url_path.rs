@@ -34,35 +34,13 @@ pub fn keys_in_paths(text: &str, lower: &str) -> Option<String> {
     if !lower.contains("://") || !KEY_IN_PATH_HOSTS.iter().any(|h| lower.contains(h)) {
         return None;
     }
-    let mut changed = false;
-    let out = url_re().replace_all(text, |caps: &regex::Captures| {
-        let whole = &caps[0];
-        let host = caps["host"].to_ascii_lowercase();
-        let serves_keys = KEY_IN_PATH_HOSTS.iter().any(|h| {
-            host.split(['.', '-'])
-                .any(|label| label == *h || (*h != "rpc" && label.contains(h)))
-        });
-        if !serves_keys {
-            return whole.to_string();
-        }
-        let path_at = whole.len() - caps["path"].len();
-        let path: Vec<String> = caps["path"]
-            .split('/')
-            .map(|segment| {
-                if segment.len() >= MIN_KEY
-                    && looks_secret(segment)
-                    && !segment.contains(super::REDACTED)
-                {
-                    changed = true;
-                    super::REDACTED.to_string()
-                } else {
-                    segment.to_string()
-                }
+    redact_segments(text, |host, _, segment| {
+        segment.len() >= MIN_KEY
+            && KEY_IN_PATH_HOSTS.iter().any(|h| {
+                host.split(['.', '-'])
+                    .any(|label| label == *h || (*h != "rpc" && label.contains(h)))
             })
-            .collect();
-        format!("{}{}", &whole[..path_at], path.join("/"))
-    });
-    changed.then(|| out.into_owned())
+    })
 }
 
 /// Path segments after which the next one is the key itself: a chat's incoming webhook
@@ -86,27 +64,39 @@ pub fn keys_after_names(text: &str, lower: &str) -> Option<String> {
     if !lower.contains("://") || !named.is_match(lower) {
         return None;
     }
+    redact_segments(text, |_, before, segment| {
+        NAMES_THE_KEY.contains(&before.to_ascii_lowercase().as_str())
+            && segment.len() >= MIN_NAMED_KEY
+            && !is_uuid(segment)
+    })
+}
+
+/// Every URL of `text` with the path segments `is_key` takes (given the URL's host in
+/// lower case, the segment before and the segment) replaced, when they look like a
+/// secret; `None` when none was.
+fn redact_segments(text: &str, is_key: impl Fn(&str, &str, &str) -> bool) -> Option<String> {
     let mut changed = false;
     let out = url_re().replace_all(text, |caps: &regex::Captures| {
         let whole = &caps[0];
+        let host = caps["host"].to_ascii_lowercase();
         let path_at = whole.len() - caps["path"].len();
         let segments: Vec<&str> = caps["path"].split('/').collect();
-        let mut path: Vec<String> = Vec::with_capacity(segments.len());
-        for (i, segment) in segments.iter().enumerate() {
-            let named =
-                i > 0 && NAMES_THE_KEY.contains(&segments[i - 1].to_ascii_lowercase().as_str());
-            if named
-                && segment.len() >= MIN_NAMED_KEY
-                && looks_secret(segment)
-                && !is_uuid(segment)
-                && !segment.contains(super::REDACTED)
-            {
-                changed = true;
-                path.push(super::REDACTED.to_string());
-            } else {
-                path.push((*segment).to_string());
-            }
-        }
+        let path: Vec<&str> = segments
+            .iter()
+            .enumerate()
+            .map(|(i, segment)| {
+                let before = if i > 0 { segments[i - 1] } else { "" };
+                if is_key(&host, before, segment)
+                    && looks_secret(segment)
+                    && !segment.contains(super::REDACTED)
+                {
+                    changed = true;
+                    super::REDACTED
+                } else {
+                    segment
+                }
+            })
+            .collect();
         format!("{}{}", &whole[..path_at], path.join("/"))
     });
     changed.then(|| out.into_owned())
