@@ -165,14 +165,15 @@ fn past_work_questions_fourth_set() {
 #[test]
 fn past_work_questions_fifth_set() {
     // Before any of it was read: 25 and 20 of 30 questions missed, 0 and 2 of 30
-    // look-alikes taken, 1 misdated.
+    // look-alikes taken, 1 misdated. The look-alikes taken since name their topic in a
+    // script the memory has no words in.
     split_set_holds(
         include_str!("../../../tests/data/recall/past_questions5.toml"),
         Limits {
-            read_missed: 25,
-            read_wrong: 0,
-            never_missed: 20,
-            never_wrong: 2,
+            read_missed: 5,
+            read_wrong: 3,
+            never_missed: 9,
+            never_wrong: 4,
             misdated: 1,
         },
     );

@@ -18,6 +18,7 @@ mod labelled;
 mod question;
 mod span;
 mod words;
+mod world;
 
 pub use question::question;
 

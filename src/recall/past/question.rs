@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use super::Span;
 use super::span::span;
 use super::words::{ASK_ANYWHERE, ASK_FIRST, CUES, FILLER, HOW_OR_WHY, PHRASES};
+use super::world;
 
 /// The most characters a past-work question has: the longest of the 205 that reviewers
 /// labelled has 167.
@@ -42,9 +43,9 @@ fn phrases_in(text: &str) -> Vec<std::ops::Range<usize>> {
 struct Phrases(Vec<String>);
 
 impl Phrases {
-    fn of(specs: &[&str]) -> Self {
+    fn of(specs: &[&[&str]]) -> Self {
         let mut out = Vec::new();
-        for spec in specs {
+        for spec in specs.iter().flat_map(|s| s.iter()) {
             let mut made = vec![String::new()];
             for slot in spec.split(' ') {
                 made = made
@@ -107,23 +108,24 @@ impl Phrases {
 
 fn cues() -> &'static Phrases {
     static P: OnceLock<Phrases> = OnceLock::new();
-    P.get_or_init(|| Phrases::of(CUES))
+    P.get_or_init(|| Phrases::of(&[CUES, world::CUES]))
 }
 
 fn ask_first() -> &'static Phrases {
     static P: OnceLock<Phrases> = OnceLock::new();
-    P.get_or_init(|| Phrases::of(ASK_FIRST))
+    P.get_or_init(|| Phrases::of(&[ASK_FIRST, world::ASK_FIRST]))
 }
 
 fn ask_anywhere() -> &'static Phrases {
     static P: OnceLock<Phrases> = OnceLock::new();
-    P.get_or_init(|| Phrases::of(ASK_ANYWHERE))
+    P.get_or_init(|| Phrases::of(&[ASK_ANYWHERE, world::ASK_ANYWHERE]))
 }
 
-/// Put as a question or a request to go on.
+/// Put as a question or a request to go on: a question mark (Arabic's too), a clause
+/// that starts with a question word ("…, what were they"), or a request anywhere.
 fn asks(lower: &str) -> bool {
-    lower.contains(['?', '？'])
-        || ask_first().starts(lower)
+    lower.contains(['?', '？', '؟'])
+        || clauses(lower).iter().any(|c| ask_first().starts(c))
         || !ask_anywhere().found(lower).is_empty()
 }
 
@@ -309,7 +311,7 @@ fn names_a_topic(text: &str, project: &str, topical: &dyn Fn(&str) -> bool) -> b
     // ("最近這幾個OID group在framework…") are words like any other.
     text.split(|c: char| (!c.is_alphanumeric() && c != '\'' && c != '-') || is_cjk(c))
         .map(|w| w.trim_matches(['-', '\'']))
-        .filter(|w| !w.is_empty() && !FILLER.contains(w))
+        .filter(|w| !w.is_empty() && !FILLER.contains(w) && !world::FILLER.contains(w))
         .map(bare)
         .any(|w| {
             let names = |w: &str| {
@@ -396,8 +398,11 @@ fn katakana_word(text: &str) -> bool {
     })
 }
 
+/// A character of a script written without spaces between words (Chinese, Japanese;
+/// Thai, Lao, Khmer, Myanmar), or of Korean, whose words carry their particles.
 pub(super) fn is_cjk(c: char) -> bool {
-    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}')
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}'
+        | '\u{0e00}'..='\u{0eff}' | '\u{1000}'..='\u{109f}' | '\u{1780}'..='\u{17ff}')
 }
 
 #[cfg(test)]
@@ -476,6 +481,26 @@ mod tests {
         ] {
             assert_eq!(question(q, "ledger", now, &|_| true), None, "{q}");
         }
+        // The languages of `world`: a Thai question has no spaces to find its cue by, and
+        // Swedish "i fredags" is last Friday.
+        assert_eq!(
+            question("ครั้งที่แล้วเราทำถึงไหนแล้ว", "ledger", now, &|_| false),
+            Some(Span::Latest)
+        );
+        assert_eq!(
+            question("vad gjorde vi i fredags?", "ledger", now, &|_| false),
+            Some(Span::Day(NaiveDate::from_ymd_opt(2026, 11, 20).unwrap()))
+        );
+        // A question word that starts a later clause asks, without a question mark.
+        assert_eq!(
+            question(
+                "the other day you said you'd look at a few things, what were they",
+                "ledger",
+                now,
+                &|_| false
+            ),
+            Some(Span::Latest)
+        );
         // A megabyte without spaces is no question, and is not read clause by clause.
         let pasted = "上次我们做到哪里了".repeat(100_000);
         assert_eq!(question(&pasted, "ledger", now, &|_| false), None);

@@ -7,24 +7,29 @@ use std::sync::OnceLock;
 
 use super::Span;
 use super::question::is_cjk;
+use super::world;
 
 /// Which sessions: a named day, the last days or week, else the latest.
 pub(super) fn span(lower: &str, now: DateTime<Utc>) -> Span {
     let today = now.date_naive();
-    let has = |words: &[&str]| words.iter().any(|w| has_word(lower, w));
-    if has(YESTERDAY) {
+    let has = |words: &[&str], more: &[&str]| words.iter().chain(more).any(|w| has_word(lower, w));
+    if has(YESTERDAY, world::YESTERDAY) {
         return Span::Day(today - Duration::days(1));
     }
-    if has(TODAY) {
+    if has(TODAY, world::TODAY) {
         return Span::Day(today);
     }
-    if has(RECENT_DAYS) {
+    if has(RECENT_DAYS, world::RECENT_DAYS) {
         return Span::Since((now - Duration::days(7)).timestamp());
     }
     if let Some(days) = last_days(lower) {
         return Span::Since((now - Duration::days(days)).timestamp());
     }
-    if let Some((_, day)) = WEEKDAYS.iter().find(|(name, _)| has_word(lower, name)) {
+    if let Some((_, day)) = WEEKDAYS
+        .iter()
+        .chain(world::WEEKDAYS)
+        .find(|(name, _)| has_word(lower, name))
+    {
         // The most recent such day before today.
         let back = (today.weekday().num_days_from_monday() + 7 - day.num_days_from_monday()) % 7;
         let back = if back == 0 { 7 } else { back };
