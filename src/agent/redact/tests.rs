@@ -893,6 +893,22 @@ fn the_ninth_held_out_corpus() {
     assert!(mangled[0] == 0 && mangled[1] <= 2, "{mangled:?}");
 }
 
+/// A tenth corpus (`tests/data/secrets/corpus10.toml`), written by a reviewer who never
+/// read these rules: AI gateways, log shippers, payments and SMS, feature flags, vector
+/// databases and auth providers; KDL, Pkl, Starlark, psd1, Caddyfile, nginx, HAProxy and
+/// systemd credentials; history lines, form and GraphQL bodies, escaped JSON in logs;
+/// environment dumps of cmd.exe, PowerShell, tmux and `ps`; Windows registry exports
+/// and unattend files; diffs of four VCSs; SQL dumps; mobile configs; wrapped private
+/// keys; cookies and tokens in headers; recovery codes; prompts in eight more
+/// languages; and look-alikes of each.
+#[test]
+fn the_tenth_held_out_corpus() {
+    let (missed, mangled) = measure_halves("corpus10.toml", "tenth corpus");
+    // Measured as it came, before any rule for it: 6 and 7 missed, 1 and 6 mangled.
+    assert!(missed[0] <= 6 && missed[1] <= 7, "{missed:?}");
+    assert!(mangled[0] <= 1 && mangled[1] <= 6, "{mangled:?}");
+}
+
 /// The ninth corpus's read half, as rules: each shape alone (values made up here).
 #[test]
 fn shapes_of_the_ninth_corpus() {
