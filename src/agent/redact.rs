@@ -24,6 +24,7 @@ mod store;
 mod url_path;
 mod validation;
 mod value;
+mod wrapped;
 
 pub use email::mask_emails;
 
@@ -463,7 +464,9 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     // What no shape gives away: found by what stands next to it. A finder's literal
     // prefilter reads the text as it came (a redaction never removes the words it looks
     // for), so a large output is lower-cased once.
-    let finders: [&Finder; 19] = [
+    let finders: [&Finder; 21] = [
+        &wrapped::wrapped_private_keys,
+        &|t: &str| wrapped::wallet_keys(t, &lower),
         &near::k8s_secret,
         &|t: &str| store::fetched_values(t, &lower),
         &|t: &str| url_path::keys_in_paths(t, &lower),

@@ -29,6 +29,7 @@ const SECRET_WORDS: &[&str] = &[
     "schlüssel",
     "contraseña",
     "clave",
+    "llave",
     "senha",
     "chave",
     "密码",
@@ -85,6 +86,26 @@ const SECRET_WORDS: &[&str] = &[
     "密鑰",
     "金鑰",
     "權杖",
+    // "Key" in more languages.
+    "atslēga",
+    "кілт",
+    "բանալի",
+    "açar",
+    "किल्ली",
+    "ufunguo",
+    "চাবি",
+    "გასაღები",
+    "võti",
+    "nøgle",
+    "nøkkel",
+    "nyckel",
+    "klíč",
+    "kľúč",
+    "kulcs",
+    "avain",
+    "cheie",
+    "κλειδί",
+    "מפתח",
 ];
 
 /// Words that announce a password, which may be only digits ("şifresi 39406414").
@@ -132,6 +153,16 @@ const PASSWORD_WORDS: &[&str] = &[
     "fjalëkalim",
     "პაროლი",
     "գաղտնաբառ",
+    "parole",
+    "құпия сөз",
+    "parol",
+    "şifrə",
+    "ពាក្យសម្ងាត់",
+    "парола",
+    "лозинка",
+    "geslo",
+    "contrasenya",
+    "нууц үг",
 ];
 
 /// How far before a bare-looking value (all digits, all lower-case letters) its secret
@@ -540,6 +571,7 @@ pub fn printed_secret(text: &str) -> Option<String> {
         if after_command
             && one_token
             && !named_only
+            && !is_assignment(trimmed)
             && trimmed.len() >= 8
             && !trimmed.starts_with(['$', '#', '>'])
         {
@@ -553,6 +585,19 @@ pub fn printed_secret(text: &str) -> Option<String> {
         out.push_str(line);
     }
     changed.then_some(out)
+}
+
+/// `NAME=value`: a pair, which the pair rules judge by its name (`grep -v secret .env`
+/// prints `CLIENT_ID=…`, not a secret), never a printed value (base64 ends in `=`).
+fn is_assignment(line: &str) -> bool {
+    line.split_once('=').is_some_and(|(name, value)| {
+        !value.is_empty()
+            && !value.starts_with('=')
+            && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+    })
 }
 
 /// A prompt's command that reads one secret by its name (`$ conjur variable get -i

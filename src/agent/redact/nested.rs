@@ -84,17 +84,48 @@ fn is_key_body(line: &str) -> bool {
         && looks_secret(line)
 }
 
-/// The key of a line that opens a mapping: `"bearer": {`, `credentials:`.
+/// The key of a line that opens a mapping: `"bearer": {`, `credentials:`, or an XML
+/// element's opening tag alone on its line (`<AdministratorPassword>`).
 fn opens_object(line: &str) -> Option<&str> {
+    if let Some(tag) = opening_tag(line) {
+        return Some(tag);
+    }
     let rest = line.strip_suffix('{').unwrap_or(line).trim_end();
     let key = rest.strip_suffix(':')?.trim();
     let key = key.trim_matches(['"', '\'']);
     (!key.is_empty() && key.len() < 40).then_some(key)
 }
 
-/// `key: value` or `"key": "value",` with a value of a secret's shape, redacted.
+/// The name of an XML element opened alone on a line: `<Password>`, `<Value a="b">`;
+/// not a closing, a self-closing or a declaration's tag.
+fn opening_tag(line: &str) -> Option<&str> {
+    let inner = line.strip_prefix('<')?.strip_suffix('>')?;
+    if inner.starts_with(['/', '?', '!']) || inner.ends_with('/') || inner.contains(['<', '>']) {
+        return None;
+    }
+    let name = inner.split_whitespace().next()?;
+    (!name.is_empty() && name.len() < 40).then_some(name)
+}
+
+/// An XML element's text on one line: (its name, its text): `<Value>…</Value>`.
+fn element_text(line: &str) -> Option<(&str, &str)> {
+    let inner = line.trim().strip_prefix('<')?;
+    let (open, rest) = inner.split_once('>')?;
+    let name = open.split_whitespace().next()?;
+    let text = rest
+        .strip_suffix('>')?
+        .strip_suffix(name)?
+        .strip_suffix("</")?;
+    (!name.starts_with(['/', '?', '!']) && !text.contains('<')).then_some((name, text))
+}
+
+/// `key: value`, `"key": "value",` or `<key>value</key>` with a value of a secret's
+/// shape, redacted.
 fn child_value(line: &str) -> Option<String> {
-    let (key, value) = line.split_once([':', '='])?;
+    let (key, value) = match element_text(line) {
+        Some(element) => element,
+        None => line.split_once([':', '='])?,
+    };
     let key = key.trim().trim_matches(['"', '\'']);
     if key.is_empty() || key.contains(char::is_whitespace) {
         return None;
@@ -113,7 +144,8 @@ fn child_value(line: &str) -> Option<String> {
     {
         return None;
     }
-    let at = line.len() - value.len() + value.find(bare)?;
+    // The value is a slice of the line (after its key, or between its tags).
+    let at = value.as_ptr() as usize - line.as_ptr() as usize + value.find(bare)?;
     Some(format!(
         "{}{}{}",
         &line[..at],

@@ -27,6 +27,8 @@ const SECRET_FILE_WORDS: &[&str] = &[
     "id_ed25519",
     "id_ecdsa",
     ".key",
+    // An authenticator's seed file (`~/.google_authenticator`: the TOTP seed first).
+    "authenticator",
     // A server's user list with their passwords (ActiveMQ Artemis, Tomcat's realm).
     "users.properties",
 ];

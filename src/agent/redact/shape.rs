@@ -10,6 +10,9 @@ const MIN_BODY: usize = 30;
 const MIN_SECRET_BODY: usize = 20;
 /// Prefixes that say so.
 const SAYS_SECRET: &[&str] = &["sk", "rk", "secret", "priv", "private"];
+/// Segments of a prefix that say the body is a server's key (DevCycle's `dvc_server_`),
+/// which a body of hex then is too: an id would not be named so.
+const SAYS_SERVER_SECRET: &[&str] = &["sk", "secret", "server", "private"];
 /// A prefix is at most this many segments (`acme_live_` is two) of at most
 /// `MAX_SEGMENT` characters each.
 const MAX_SEGMENTS: usize = 3;
@@ -78,6 +81,7 @@ fn candidates(text: &str) -> impl Iterator<Item = (usize, &str)> {
 fn key_body(token: &str) -> Option<usize> {
     let mut at = 0;
     let mut segments = 0;
+    let mut secret_said = false;
     for (i, c) in token.char_indices() {
         if c != '_' && c != '-' {
             continue;
@@ -97,10 +101,11 @@ fn key_body(token: &str) -> Option<usize> {
         } else {
             MIN_BODY
         };
+        secret_said |= SAYS_SERVER_SECRET.contains(&segment);
         segments += 1;
         at = i + 1;
         let body = &token[at..];
-        if is_random(body, min) || is_random_in_parts(body) {
+        if is_random(body, min) || is_random_in_parts(body) || secret_said && is_hex_key(body) {
             return Some(at);
         }
         if segments == MAX_SEGMENTS {
@@ -118,6 +123,17 @@ fn is_random_in_parts(body: &str) -> bool {
         && first.len() < body.len()
         && !body.contains("__")
         && is_random(&body.replace(['_', '-'], ""), MIN_BODY)
+}
+
+/// A body of hex digits, whole or in groups (`7286703b_da51_…`), of a key's length: 32
+/// digits or more, letters and digits both.
+fn is_hex_key(body: &str) -> bool {
+    let digits: String = body.chars().filter(|c| !matches!(c, '_' | '-')).collect();
+    digits.len() >= 32
+        && !body.contains("__")
+        && digits.bytes().all(|b| b.is_ascii_hexdigit())
+        && digits.bytes().any(|b| b.is_ascii_digit())
+        && digits.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
 /// The shortest random first part of a body with separators in it.

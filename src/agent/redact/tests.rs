@@ -742,8 +742,8 @@ fn the_seventh_held_out_corpus() {
     // the words for a password in more languages.
     // Then a saved cookie's value (storageState, HAR, fastlane's YAML, cookies.txt):
     // read half 4 -> 3, never-read half 7 -> 6; a `users.properties` printed: 3 -> 2.
-    // Ninth corpus's round: never-read half 6 -> 5.
-    assert!(missed[0] <= 2 && missed[1] <= 5, "{missed:?}");
+    // Ninth corpus's round: never-read half 6 -> 5; tenth's: 5 -> 4.
+    assert!(missed[0] <= 2 && missed[1] <= 4, "{missed:?}");
     // Kept since, from the read half: a certificate in base64, a locale's strings,
     // analytics cookies, an option followed by a redirection (read half 4 -> 0 mangled).
     assert!(mangled[0] == 0 && mangled[1] <= 1, "{mangled:?}");
@@ -763,8 +763,9 @@ fn the_eighth_held_out_corpus() {
     // fragment, a URL written with one slash, a stored secret fetched by its name, a
     // markup element's text read apart from its tags (never-read half 10 -> 8).
     // Then a token given to a command-line login as a plain argument: read half 2 -> 1.
-    // Ninth corpus's round: what a command naming a secret prints (never-read 8 -> 7).
-    assert!(missed[0] <= 1 && missed[1] <= 7, "{missed:?}");
+    // Ninth corpus's round: what a command naming a secret prints (never-read 8 -> 7);
+    // tenth's: 7 -> 6.
+    assert!(missed[0] <= 1 && missed[1] <= 6, "{missed:?}");
     // Kept since: a password manager's `PROTECTED`, an Android locale's strings.
     assert!(mangled[0] == 0 && mangled[1] <= 2, "{mangled:?}");
 }
@@ -905,8 +906,14 @@ fn the_ninth_held_out_corpus() {
 fn the_tenth_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus10.toml", "tenth corpus");
     // Measured as it came, before any rule for it: 6 and 7 missed, 1 and 6 mangled.
-    assert!(missed[0] <= 6 && missed[1] <= 7, "{missed:?}");
-    assert!(mangled[0] <= 1 && mangled[1] <= 6, "{mangled:?}");
+    // Since then, from the read half: a hex body after a prefix that names a server's or
+    // a secret key, an XML element that names a password and holds its value in a
+    // child, a private key wrapped in base64, a wallet's key in import format, an
+    // authenticator's seed file, "key" in Spanish and twenty more languages; a
+    // `NAME=value` line is no printed secret (read half 6 -> 0, 1 -> 0 mangled). The
+    // never-read half: 7 -> 5 missed; the seventh's and eighth's one fewer each.
+    assert!(missed[0] == 0 && missed[1] <= 5, "{missed:?}");
+    assert!(mangled[0] == 0 && mangled[1] <= 6, "{mangled:?}");
 }
 
 /// The ninth corpus's read half, as rules: each shape alone (values made up here).
@@ -954,6 +961,38 @@ fn shapes_of_the_ninth_corpus() {
         "$ psql -U app -h db -p 5432 ledger",
         "mysql -h db -u app -p shop < dump.sql",
         "sort -u names.txt && pwd -P >| /tmp/cwd",
+    ] {
+        assert_eq!(redact(text), text);
+    }
+}
+
+/// The tenth corpus's read half, as rules: each shape alone (values made up here).
+#[test]
+fn shapes_of_the_tenth_corpus() {
+    for (text, secret) in [
+        (
+            "client := acme.NewClient(\"acme_server_4c1d9e2a_7b3f_41d8_9a6e_2f5c8b0d7e13\")",
+            "4c1d9e2a_7b3f",
+        ),
+        (
+            "    <AdminPassword>\n        <Value>UABhAHMAcwB3AG8AcgBkADEAMgAzAEEAZABtAGkAbgA=</Value>\n        <PlainText>false</PlainText>\n    </AdminPassword>\n",
+            "UABhAHMAcwB3",
+        ),
+        (
+            "$ cat ~/.google_authenticator\nJ5QW4Z3SNRSXG2LNMFXGC43U\n\" TOTP_AUTH\n",
+            "J5QW4Z3SNRSXG2",
+        ),
+        (
+            "Aquí tienes la llave para probar: kq8Zt2Wm5Rx9Lp3Vn7Hc4Bd6",
+            "kq8Zt2Wm5Rx9",
+        ),
+    ] {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for text in [
+        "$ grep -v -i secret .env\nAPP_CLIENT_ID=3f9a1c7e5b2d4f608a1c3e5b7d9f2a4c\n",
+        "    <AdminPassword>\n        <PlainText>false</PlainText>\n    </AdminPassword>\n",
     ] {
         assert_eq!(redact(text), text);
     }
