@@ -26,8 +26,9 @@ fn phrases_in(text: &str) -> Vec<std::ops::Range<usize>> {
             continue;
         }
         let regex = BUILT[n].get_or_init(|| {
-            // CJK has no spaces, so a word boundary never falls inside its text.
-            let bounded = if pattern.chars().any(is_cjk) {
+            // Chinese, Japanese and Thai have no spaces, so a word boundary never falls
+            // inside their text.
+            let bounded = if pattern.chars().any(is_unspaced) {
                 pattern.to_string()
             } else {
                 format!(r"\b(?:{pattern})")
@@ -74,7 +75,7 @@ impl Phrases {
                 Some(w) => (w, true),
                 None => (phrase.as_str(), false),
             };
-            let anywhere = word.chars().any(is_cjk);
+            let anywhere = word.chars().any(is_unspaced);
             for (start, _) in text.match_indices(word) {
                 let end = start + word.len();
                 let before = text[..start].chars().next_back();
@@ -203,7 +204,7 @@ fn asks_how_or_why(clause: &str) -> bool {
     };
     let first = HOW_OR_WHY.iter().any(|w| {
         start.strip_prefix(w).is_some_and(|rest| {
-            !rest.starts_with(|c: char| c.is_alphanumeric() && !is_cjk(c)) && not_how_far(rest)
+            !rest.starts_with(|c: char| c.is_alphanumeric() && !is_unspaced(c)) && not_how_far(rest)
         })
     });
     // "remind me how to do it": how and why ask it anywhere (`como` also means "as").
@@ -212,8 +213,9 @@ fn asks_how_or_why(clause: &str) -> bool {
         .any(|w| {
             clause.match_indices(w).any(|(at, _)| {
                 let end = at + w.len();
-                let letter = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c));
-                is_cjk(w.chars().next().unwrap_or(' '))
+                let letter =
+                    |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() && !is_unspaced(c));
+                is_unspaced(w.chars().next().unwrap_or(' '))
                     || (!letter(clause[..at].chars().next_back())
                         && !letter(clause[end..].chars().next())
                         && not_how_far(&clause[end..]))
@@ -307,9 +309,9 @@ fn clauses(lower: &str) -> Vec<&str> {
 /// name names nothing, nor does a word the memory has nothing to say about.
 fn names_a_topic(text: &str, project: &str, topical: &dyn Fn(&str) -> bool) -> bool {
     let project = project.to_lowercase();
-    // CJK has no spaces to tell a topic from filler by, but the Latin words set in it
+    // Unspaced scripts give no spaces to tell a topic from filler by, but the Latin words set in it
     // ("最近這幾個OID group在framework…") are words like any other.
-    text.split(|c: char| (!c.is_alphanumeric() && c != '\'' && c != '-') || is_cjk(c))
+    text.split(|c: char| (!c.is_alphanumeric() && c != '\'' && c != '-') || is_unspaced(c))
         .map(|w| w.trim_matches(['-', '\'']))
         .filter(|w| !w.is_empty() && !FILLER.contains(w) && !world::FILLER.contains(w))
         .map(bare)
@@ -400,7 +402,7 @@ fn katakana_word(text: &str) -> bool {
 
 /// A character of a script written without spaces between words (Chinese, Japanese;
 /// Thai, Lao, Khmer, Myanmar), or of Korean, whose words carry their particles.
-pub(super) fn is_cjk(c: char) -> bool {
+pub(super) fn is_unspaced(c: char) -> bool {
     matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}'
         | '\u{0e00}'..='\u{0eff}' | '\u{1000}'..='\u{109f}' | '\u{1780}'..='\u{17ff}')
 }

@@ -6,7 +6,7 @@ use regex::Regex;
 use std::sync::OnceLock;
 
 use super::Span;
-use super::question::is_cjk;
+use super::question::is_unspaced;
 use super::world;
 
 /// Which sessions: a named day, the last days or week, else the latest.
@@ -46,10 +46,10 @@ fn last_days(lower: &str) -> Option<i64> {
     r.captures(lower)?.get(1)?.as_str().parse().ok()
 }
 
-/// Whether `word` is in `text` as a word of its own (`ayer` is not in `layer`); a CJK
+/// Whether `word` is in `text` as a word of its own (`ayer` is not in `layer`); an unspaced
 /// word anywhere.
 fn has_word(text: &str, word: &str) -> bool {
-    if word.chars().any(is_cjk) {
+    if word.chars().any(is_unspaced) {
         return text.contains(word);
     }
     text.match_indices(word).any(|(at, _)| {
