@@ -309,8 +309,8 @@ fn clauses(lower: &str) -> Vec<&str> {
 /// name names nothing, nor does a word the memory has nothing to say about.
 fn names_a_topic(text: &str, project: &str, topical: &dyn Fn(&str) -> bool) -> bool {
     let project = project.to_lowercase();
-    // Unspaced scripts give no spaces to tell a topic from filler by, but the Latin words set in it
-    // ("最近這幾個OID group在framework…") are words like any other.
+    // An unspaced script has no spaces to tell a topic from filler by, but the Latin
+    // words set in it ("最近這幾個OID group在framework…") are words like any other.
     text.split(|c: char| (!c.is_alphanumeric() && c != '\'' && c != '-') || is_unspaced(c))
         .map(|w| w.trim_matches(['-', '\'']))
         .filter(|w| !w.is_empty() && !FILLER.contains(w) && !world::FILLER.contains(w))
