@@ -966,6 +966,21 @@ fn shapes_of_the_ninth_corpus() {
     }
 }
 
+/// An eleventh corpus (`tests/data/secrets/corpus11.toml`), written by a reviewer who
+/// never read these rules: what an agent sees in a day's work — test runners and linters,
+/// stack traces of six more languages, container and Kubernetes inspection, IaC and cloud
+/// CLI output, config listings, dotfiles, request files, devtools' copies, notebooks,
+/// database tools' history, brokers and directories, VPNs, artifact repositories, mobile
+/// and game signing, framework secrets, HashiCorp tools, prompts in eight more
+/// languages; and look-alikes of each.
+#[test]
+fn the_eleventh_held_out_corpus() {
+    let (missed, mangled) = measure_halves("corpus11.toml", "eleventh corpus");
+    // Measured as it came, before any rule for it: 4 and 9 missed, 4 and 3 mangled.
+    assert!(missed[0] <= 4 && missed[1] <= 9, "{missed:?}");
+    assert!(mangled[0] <= 4 && mangled[1] <= 3, "{mangled:?}");
+}
+
 /// The tenth corpus's read half, as rules: each shape alone (values made up here).
 #[test]
 fn shapes_of_the_tenth_corpus() {
