@@ -432,8 +432,10 @@ pub fn redact(text: &str) -> Cow<'_, str> {
             let kept = if pair {
                 caps.name("v").is_some_and(|v| {
                     let key = caps.name("k").map_or("", |k| k.as_str());
+                    let start = caps.get(0).map_or(0, |m| m.start());
                     let after = &hay[caps.get(0).map_or(0, |m| m.end())..];
                     !is_secret_value(key, v.as_str())
+                        || value::in_arn(&hay[..start])
                         || value::record_key(key, after)
                         || ui_strings && value::is_ui_string(v.as_str())
                 })
@@ -477,7 +479,7 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         &|t: &str| cookie_jar::saved_cookies(t, &lower),
         &near::seed_phrase,
         &near::sensitive_values,
-        &near::printed_secret,
+        &|t: &str| near::printed_secret(t, &lower),
         &near::app_password,
         &near::near_words,
         &nested::under_secret_names,

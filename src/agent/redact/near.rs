@@ -163,6 +163,17 @@ const PASSWORD_WORDS: &[&str] = &[
     "geslo",
     "contrasenya",
     "нууц үг",
+    "මුරපදය",
+    "ລະຫັດຜ່ານ",
+    "စကားဝှက်",
+    "پټنوم",
+    "የይለፍ ቃል",
+    "сырсөз",
+    "гузарвожа",
+    "പാസ്‌വേഡ്",
+    "ಪಾಸ್‌ವರ್ಡ್",
+    "પાસવર્ડ",
+    "ਪਾਸਵਰਡ",
 ];
 
 /// How far before a bare-looking value (all digits, all lower-case letters) its secret
@@ -231,13 +242,24 @@ fn says_password(said: &str) -> bool {
 /// one case), or letters drawn at random.
 fn bare_secret_words(token: &str) -> Option<fn(&str) -> bool> {
     let n = token.chars().count();
-    if n >= 6 && token.chars().all(|c| c.is_ascii_digit()) {
+    if n >= 6 && token.chars().all(|c| c.is_ascii_digit()) || is_app_password(token) {
         Some(says_password)
     } else if n >= 20 && token.chars().all(|c| c.is_ascii_lowercase()) || random_letters(token) {
         Some(says_secret)
     } else {
         None
     }
+}
+
+/// An app-specific password as Apple and Google hand them out: four groups of four
+/// lower-case letters (`wxyz-abcd-efgh-ijkl`).
+fn is_app_password(token: &str) -> bool {
+    // The end of a sentence is no part of it.
+    let groups: Vec<&str> = token.trim_end_matches('.').split('-').collect();
+    groups.len() == 4
+        && groups
+            .iter()
+            .all(|g| g.len() == 4 && g.bytes().all(|b| b.is_ascii_lowercase()))
 }
 
 /// A name in code: words of letters joined by `_`, `.`, `/`, `-` or `:`, no digit; or
@@ -315,6 +337,56 @@ pub(super) fn says_public(before: &str) -> bool {
         })
 }
 
+/// Whether the name right before a value says it identifies something that is no
+/// secret: `--id`, `"keyId":`, `client_id=`, `TENANT_ID:` (a UUID or a fingerprint there
+/// names an object). Only names of ids that are public by design, and not when the word
+/// before says secret: Nomad's `Secret ID = …` is the token itself.
+fn names_an_id(before: &str) -> bool {
+    const PUBLIC_IDS: &[&str] = &[
+        "id",
+        "keyid",
+        "clientid",
+        "appid",
+        "applicationid",
+        "tenantid",
+        "objectid",
+        "accountid",
+        "projectid",
+        "subscriptionid",
+        "userid",
+        "orgid",
+        "organizationid",
+        "requestid",
+        "traceid",
+        "accessorid",
+        "deviceid",
+        "instanceid",
+        "resourceid",
+    ];
+    let mut words = before
+        .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ':' | '='))
+        .rsplit(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-')))
+        .map(|w| w.to_ascii_lowercase().replace(['_', '-'], ""));
+    let name = words.next().unwrap_or_default();
+    let qualifier = words.find(|w| !w.is_empty()).unwrap_or_default();
+    let secret = ["secret", "token", "pass", "session", "auth"]
+        .iter()
+        .any(|w| qualifier.contains(w));
+    PUBLIC_IDS.contains(&name.as_str()) && !secret
+}
+
+/// A value shaped as ids are: a UUID, or one run of hex or of base64 (a key's
+/// fingerprint). A token's vendor prefix (`hvs.`, `tskey-`) or dots say otherwise.
+fn is_plain_id(value: &str) -> bool {
+    let uuid = value.len() == 36
+        && value.split('-').map(str::len).eq([8, 4, 4, 4, 12])
+        && value.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    let run = value
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='));
+    uuid || run
+}
+
 /// Text as the words for a secret are matched in: lower case, with a key's words joined
 /// by `_` or `-` read apart (`mot_de_passe`, `pass_phrase`).
 pub(super) fn spoken(text: &str) -> String {
@@ -365,6 +437,8 @@ pub fn near_words(text: &str) -> Option<String> {
             let at = start + token.find(bare).unwrap_or(0);
             if !secret
                 || says_public(&before)
+                || names_an_id(&prefix) && is_plain_id(bare)
+                || before.ends_with("enc(")
                 || super::value::in_record(&prefix)
                 || names_a_record(&prefix, &line[at + bare.len()..])
             {
@@ -536,7 +610,7 @@ pub fn app_password(text: &str) -> Option<String> {
 /// What a command prints when its output is the secret itself (`op read …`, `gh auth
 /// token`, `aws ecr get-login-password`), shown after the command in a shell transcript:
 /// the next line, when it is one token.
-pub fn printed_secret(text: &str) -> Option<String> {
+pub fn printed_secret(text: &str, lower: &str) -> Option<String> {
     const PRINTS_A_SECRET: &[&str] = &[
         "op read",
         "gh auth token",
@@ -555,7 +629,8 @@ pub fn printed_secret(text: &str) -> Option<String> {
     let prints = |line: &str| {
         PRINTS_A_SECRET.iter().any(|c| line.contains(c)) || fetches_a_named_secret(line)
     };
-    let may_name_one = text.contains("$ ") && SECRET_NAMES.iter().any(|n| text.contains(n));
+    let may_name_one = (text.contains("$ ") || text.contains("> "))
+        && SECRET_NAMES.iter().any(|n| lower.contains(n));
     if !may_name_one && !PRINTS_A_SECRET.iter().any(|c| text.contains(c)) {
         return None;
     }
@@ -567,7 +642,7 @@ pub fn printed_secret(text: &str) -> Option<String> {
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim();
         let one_token = !trimmed.is_empty() && !trimmed.contains(char::is_whitespace);
-        let named_only = after_named && !looks_secret(trimmed);
+        let named_only = after_named && !looks_secret(trimmed) && !is_long_random(trimmed);
         if after_command
             && one_token
             && !named_only
@@ -585,6 +660,23 @@ pub fn printed_secret(text: &str) -> Option<String> {
         out.push_str(line);
     }
     changed.then_some(out)
+}
+
+/// A long token of three kinds of characters or more that names no place: what a
+/// command naming a secret prints, even in punctuation a shell would read (WordPress's
+/// salts: `Ca.[d$P6@n1%b/L9…`).
+fn is_long_random(token: &str) -> bool {
+    let kinds = [
+        token.chars().any(|c| c.is_ascii_lowercase()),
+        token.chars().any(|c| c.is_ascii_uppercase()),
+        token.chars().any(|c| c.is_ascii_digit()),
+        token.chars().any(|c| c.is_ascii_punctuation()),
+    ];
+    token.chars().count() >= 32
+        && kinds.iter().filter(|k| **k).count() >= 3
+        && !token.contains(char::is_whitespace)
+        && !token.contains("://")
+        && !token.starts_with(['/', '~', '.', '{', '['])
 }
 
 /// `NAME=value`: a pair, which the pair rules judge by its name (`grep -v secret .env`
@@ -631,14 +723,28 @@ fn fetches_a_named_secret(line: &str) -> bool {
 /// initial-password`, `$ az acr credential show … --query passwords[0].value`): what
 /// it prints alone on the next line is that secret when it looks like one.
 fn names_a_secret(line: &str) -> bool {
-    let Some(command) = line.trim_start().strip_prefix("$ ") else {
+    // A shell's prompt, or a console's (`terraform console`, a Node REPL).
+    let line = line.trim_start();
+    let Some((prompt, command)) = ["$ ", "> ", ">>> "]
+        .iter()
+        .find_map(|prompt| Some((*prompt, line.strip_prefix(prompt)?)))
+    else {
         return false;
     };
+    // A shell's first word is the program; a console's is already the expression.
+    let program = usize::from(prompt == "$ ");
     // Setting one (`passwd`, `--password X`, `TOKEN=x`) prints none; encrypting,
-    // hashing or signing one prints what is safe to show.
+    // hashing or signing one prints what is safe to show. An option's value
+    // (`--path=/var/www`) sets nothing secret.
     const TRANSFORMS: &[&str] = &["encrypt", "hash", "sign", "digest", "encode", "seal"];
     let words: Vec<&str> = command.split_whitespace().collect();
-    if command.contains('=')
+    let sets_a_secret = words.iter().any(|w| {
+        w.split_once('=').is_some_and(|(name, _)| {
+            let name = name.to_ascii_lowercase();
+            !name.starts_with('-') || SECRET_NAMES.iter().any(|s| name.contains(s))
+        })
+    });
+    if sets_a_secret
         || words
             .iter()
             .any(|w| TRANSFORMS.iter().any(|t| w.eq_ignore_ascii_case(t)))
@@ -654,7 +760,7 @@ fn names_a_secret(line: &str) -> bool {
     };
     words
         .iter()
-        .skip(1)
+        .skip(program)
         .filter(|w| !w.starts_with('-') && !file(w))
         .any(|w| {
             let w = w.to_ascii_lowercase();
@@ -664,7 +770,7 @@ fn names_a_secret(line: &str) -> bool {
 
 /// What the name of a stored secret says it holds.
 const SECRET_NAMES: &[&str] = &[
-    "password", "passwd", "token", "secret", "apikey", "api-key", "api_key",
+    "password", "passwd", "token", "secret", "apikey", "api-key", "api_key", "salt",
 ];
 
 /// The values Terraform marks sensitive in `terraform output -json` (`"sensitive": true`

