@@ -183,14 +183,22 @@ const CLOSE: usize = 32;
 /// How far before a token a secret word may stand (characters, same line).
 const REACH: usize = 48;
 
+/// Which kinds of ASCII characters a token holds: lower case, upper case, digits,
+/// punctuation.
+fn char_kinds(token: &str) -> [bool; 4] {
+    [
+        token.chars().any(|c| c.is_ascii_lowercase()),
+        token.chars().any(|c| c.is_ascii_uppercase()),
+        token.chars().any(|c| c.is_ascii_digit()),
+        token.chars().any(|c| c.is_ascii_punctuation()),
+    ]
+}
+
 /// Whether a token looks like a secret: long enough, and mixed (three kinds of
 /// character), or a long run of hex or base32.
 pub(super) fn looks_secret(token: &str) -> bool {
     let n = token.chars().count();
-    let lower = token.chars().any(|c| c.is_ascii_lowercase());
-    let upper = token.chars().any(|c| c.is_ascii_uppercase());
-    let digit = token.chars().any(|c| c.is_ascii_digit());
-    let symbol = token.chars().any(|c| c.is_ascii_punctuation());
+    let [lower, upper, digit, symbol] = char_kinds(token);
     let kinds = [lower, upper, digit, symbol].iter().filter(|k| **k).count();
     let hex = n >= 24 && token.chars().all(|c| c.is_ascii_hexdigit()) && digit;
     let base32 = n >= 16
@@ -378,13 +386,10 @@ fn names_an_id(before: &str) -> bool {
 /// A value shaped as ids are: a UUID, or one run of hex or of base64 (a key's
 /// fingerprint). A token's vendor prefix (`hvs.`, `tskey-`) or dots say otherwise.
 fn is_plain_id(value: &str) -> bool {
-    let uuid = value.len() == 36
-        && value.split('-').map(str::len).eq([8, 4, 4, 4, 12])
-        && value.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
-    let run = value
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='));
-    uuid || run
+    super::value::is_uuid(value)
+        || value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='))
 }
 
 /// Text as the words for a secret are matched in: lower case, with a key's words joined
@@ -655,8 +660,9 @@ pub fn printed_secret(text: &str, lower: &str) -> Option<String> {
             after_command = false;
             continue;
         }
-        after_named = !prints(line) && names_a_secret(line);
-        after_command = prints(line) || after_named;
+        let printing = prints(line);
+        after_named = !printing && names_a_secret(line);
+        after_command = printing || after_named;
         out.push_str(line);
     }
     changed.then_some(out)
@@ -666,14 +672,8 @@ pub fn printed_secret(text: &str, lower: &str) -> Option<String> {
 /// command naming a secret prints, even in punctuation a shell would read (WordPress's
 /// salts: `Ca.[d$P6@n1%b/L9…`).
 fn is_long_random(token: &str) -> bool {
-    let kinds = [
-        token.chars().any(|c| c.is_ascii_lowercase()),
-        token.chars().any(|c| c.is_ascii_uppercase()),
-        token.chars().any(|c| c.is_ascii_digit()),
-        token.chars().any(|c| c.is_ascii_punctuation()),
-    ];
     token.chars().count() >= 32
-        && kinds.iter().filter(|k| **k).count() >= 3
+        && char_kinds(token).iter().filter(|k| **k).count() >= 3
         && !token.contains(char::is_whitespace)
         && !token.contains("://")
         && !token.starts_with(['/', '~', '.', '{', '['])

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::near::looks_secret;
+use super::value::is_uuid;
 
 /// Words of a host that serves an account's key in its path: node providers, and `rpc`
 /// as a label of its own (`rpc.ankr.com`, `polygon-rpc.example.io`).
@@ -100,14 +101,6 @@ fn redact_segments(text: &str, is_key: impl Fn(&str, &str, &str) -> bool) -> Opt
         format!("{}{}", &whole[..path_at], path.join("/"))
     });
     changed.then(|| out.into_owned())
-}
-
-fn is_uuid(text: &str) -> bool {
-    let parts: Vec<&str> = text.split('-').collect();
-    parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
-        && parts
-            .iter()
-            .all(|p| p.chars().all(|c| c.is_ascii_hexdigit()))
 }
 
 /// A URL: its host and its path, up to a query, a fragment or what ends it in text.

@@ -353,6 +353,15 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
         || is_reference(v))
 }
 
+/// A UUID (`8-4-4-4-12` hex digits): what names a resource or an object.
+pub(super) fn is_uuid(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('-').collect();
+    parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
+        && parts
+            .iter()
+            .all(|p| p.chars().all(|c| c.is_ascii_hexdigit()))
+}
+
 /// Whether the text before a key ends inside an AWS resource name
 /// (`arn:aws:secretsmanager:…:secret:prod/db-p9S2C7`): the secret's name, not its value.
 pub(super) fn in_arn(before: &str) -> bool {

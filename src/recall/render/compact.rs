@@ -34,7 +34,7 @@ fn short(command: &str) -> String {
     if joined.chars().count() <= MAX_COMMAND {
         return joined;
     }
-    let clipped: String = joined.chars().take(MAX_COMMAND - 1).collect();
+    let clipped = crate::text::clip_chars(&joined, MAX_COMMAND - 1);
     format!("{}…", clipped.trim_end_matches('…').trim_end())
 }
 
