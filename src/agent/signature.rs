@@ -95,6 +95,45 @@ pub fn telling_line_among<'a>(error: &'a str, banners: &Banners) -> &'a str {
     lines.first().copied().unwrap_or("")
 }
 
+/// An error line made to fit `max` characters for quoting: long paths give way first,
+/// each to `…/` and its last two components (a Nix store path, a CI runner's work
+/// folder), so that what the line says of them ("does not exist") stays; then the end
+/// is clipped. The signature is unchanged by it: a path counts by its last component,
+/// and a quoted one not at all.
+pub fn quotable(line: &str, max: usize) -> String {
+    let mut words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    let length = |words: &[String]| words.iter().map(|w| w.chars().count() + 1).sum::<usize>();
+    let mut order: Vec<usize> = (0..words.len()).collect();
+    order.sort_by_key(|i| std::cmp::Reverse(words[*i].len()));
+    for i in order {
+        if length(&words) <= max + 1 {
+            break;
+        }
+        if let Some(short) = shortened_path(&words[i]) {
+            words[i] = short;
+        }
+    }
+    crate::text::one_line(&words.join(" "), max)
+}
+
+/// `'/nix/store/…-source/home/u/obs.nix'` → `'…/u/obs.nix'`, quotes and punctuation
+/// around it kept; `None` for a word that is no long path.
+fn shortened_path(word: &str) -> Option<String> {
+    const AROUND: &[char] = &['\'', '"', '`', '(', ')', '[', ']', '<', '>', ',', ';', ':'];
+    let core = word.trim_matches(AROUND);
+    let start = word.find(core)?;
+    let parts: Vec<&str> = core.trim_end_matches('/').split('/').collect();
+    if core.chars().count() <= 30 || parts.len() <= 3 || core.contains("://") {
+        return None;
+    }
+    let tail = parts[parts.len() - 2..].join("/");
+    Some(format!(
+        "{}…/{tail}{}",
+        &word[..start],
+        &word[start + core.len()..]
+    ))
+}
+
 /// The masked signature of an error: lower case, numbers → `N`, paths → their last
 /// component, long hex → `H`, at most twelve words.
 pub fn signature(error: &str) -> String {
@@ -277,6 +316,34 @@ mod tests {
             ["error: path 'a' does not exist"]
         );
         assert_eq!(failure_key("Exit code 1"), None);
+    }
+
+    #[test]
+    fn a_long_path_gives_way_before_what_the_error_says_of_it() {
+        let error = "error: path '/nix/store/vgybq44bfvr4lm4z092by4jlrkn3avl8-source/home/brojo/programs/obs.nix' does not exist";
+        let quoted = quotable(error, 100);
+        assert_eq!(quoted, "error: path '…/programs/obs.nix' does not exist");
+        assert_eq!(signature(&quoted), signature(error));
+        let go = "Error Trace: /home/runner/work/gateway/gateway/internal/cache/ttl_test.go:94: key still present after the ttl ran out";
+        let quoted = quotable(go, 80);
+        assert_eq!(
+            quoted,
+            "Error Trace: …/cache/ttl_test.go:94: key still present after the ttl ran out"
+        );
+        assert_eq!(signature(&quoted), signature(go));
+        // Short lines and URLs stay as they are.
+        assert_eq!(
+            quotable("cat: /etc/x/y/z: No such file", 100),
+            "cat: /etc/x/y/z: No such file"
+        );
+        let url = format!(
+            "fetch https://example.com/a/b/c/d/e/f/g/h/i/j failed {}",
+            "x".repeat(80)
+        );
+        assert!(
+            quotable(&url, 100)
+                .starts_with("fetch https://example.com/a/b/c/d/e/f/g/h/i/j failed x")
+        );
     }
 
     #[test]

@@ -95,7 +95,7 @@ pub fn summarize(all: &[Observation], last_answer: Option<&str>) -> String {
             };
             out.push_str(&format!(
                 "- `{shape}`: {} ({})\n",
-                one_line(why, 80),
+                crate::agent::signature::quotable(why, 80),
                 one_line(&fix, 120)
             ));
             shown.push(shape);

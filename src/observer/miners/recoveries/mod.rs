@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use super::{Finding, code, domain_of, sid8};
 use crate::agent::observation::{Event, Observation, Outcome};
-use crate::agent::signature::{Banners, signature_among, telling_line_among};
+use crate::agent::signature::{Banners, quotable, signature_among, telling_line_among};
 use crate::agent::tool::Tool;
 use crate::shell::{self, Command};
 
@@ -137,7 +137,7 @@ pub fn recoveries(session: &[Observation]) -> Vec<Finding> {
         if out.iter().any(|f| f.key == key) {
             continue;
         }
-        let why = crate::text::one_line(telling_line_among(error, &banners), 100);
+        let why = quotable(telling_line_among(error, &banners), 100);
         let mut f = Finding::seen_in(
             failed,
             key,
