@@ -16,14 +16,18 @@ mod fragment;
 mod key_pair;
 mod layout;
 mod login;
+mod named;
 mod near;
 mod nested;
+mod piped;
+mod random;
 mod secret_file;
 mod shape;
 mod store;
 mod url_path;
 mod validation;
 mod value;
+mod wire;
 mod wrapped;
 
 pub use email::mask_emails;
@@ -209,8 +213,11 @@ const RULES: &[Rule] = &[
             "password=",
             "passwd=",
             "credential=",
+            "tkn=",
+            "pw=",
         ],
-        pattern: r"(?i)(?P<k>[?&](?:[a-z0-9_-]*[_-])?(?:signature|sig|key|apikey|token|secret|password|passwd|credential)=)(?P<v>[A-Za-z0-9%+/=_~.-]{16,})",
+        // Abbreviated too: `tkn=`, `pw=`.
+        pattern: r"(?i)(?P<k>[?&](?:[a-z0-9_-]*[_-])?(?:signature|sig|key|apikey|token|tkn|secret|password|passwd|pw|credential)=)(?P<v>[A-Za-z0-9%+/=_~.-]{16,})",
         replace: "${k}[REDACTED]",
     },
     Rule {
@@ -292,8 +299,15 @@ const RULES: &[Rule] = &[
         replace: "${k}[REDACTED]",
     },
     Rule {
+        // A smart card's or a token's PIN on the command line (`pkcs11-tool --pin 0109`,
+        // `--so-pin`, `--puk`): digits, which the pair rules keep as a count.
+        prefilter: &["pin", "puk"],
+        pattern: r"(?P<k>--(?:[a-z]+-)?(?:pin|puk)(?:=|\s+))\d{4,12}\b",
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
         // Programs whose short option takes a password: `sshpass -p`, `docker login -p`,
-        // `zip -P`, `redis-cli -a`, `xfreerdp /p:`, `htpasswd -b user pw`, `net use … pw`,
+        // `zip -P`, `redis-cli -a`, `xfreerdp /p:`, `rdesktop -p`, `htpasswd -b user pw`, `net use … pw`,
         // Windows' `schtasks … /RP pw` (the run-as password) and `/P pw`.
         prefilter: &[
             "sshpass",
@@ -306,8 +320,9 @@ const RULES: &[Rule] = &[
             "net use",
             "--secret",
             "schtasks",
+            "rdesktop",
         ],
-        pattern: r#"(?P<k>\s/p:|\bschtasks\b[^\n]*?\s/R?P\s+|\b(?:sshpass\s+-p\s*|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm\s+registry)\s+login\b[^\n]*?\s-p\s*|(?:zip|unzip|7z|7za)\b[^\n]*?\s-[pP]\s*|redis-cli\b[^\n]*?\s-a\s+|htpasswd\s+-b\S*\s+\S+\s+\S+\s+|net\s+use\s+\S+\s+\S+\s+|config\s+set\s+--secret\s+\S+\s+))(?P<v>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)"#,
+        pattern: r#"(?P<k>\s/p:|\brdesktop\b[^\n]*?\s-p\s+|\bschtasks\b[^\n]*?\s/R?P\s+|\b(?:sshpass\s+-p\s*|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm\s+registry)\s+login\b[^\n]*?\s-p\s*|(?:zip|unzip|7z|7za)\b[^\n]*?\s-[pP]\s*|redis-cli\b[^\n]*?\s-a\s+|htpasswd\s+-b\S*\s+\S+\s+\S+\s+|net\s+use\s+\S+\s+\S+\s+|config\s+set\s+--secret\s+\S+\s+))(?P<v>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)"#,
         replace: "${k}[REDACTED]",
     },
     Rule {
@@ -353,9 +368,12 @@ const RULES: &[Rule] = &[
     Rule {
         // Secret-named keys the pair rule above does not name: `pass`, `DB_PASS`,
         // `SMTP_PASS`, `ansible_ssh_pass`, `DD_APP_KEY`, `SESSION_KEY`, `"auth"`,
-        // `sessionid`, `seed`.
-        prefilter: &["pass", "_key", "auth", "session", "seed", "sid"],
-        pattern: r#"(?i)(?P<k>(?:^|[\s"'{,;(])["']?(?:[a-z0-9_.-]*[_.-])?(?:pass|key|auth|sessionid|session_id|sid|seed)["']?\s*[=:][ \t]*)(?P<v>"[^"$<\n][^"\n]*"|'[^'$<\n][^'\n]*'|[^\s&;,'"$<{][^\s&;,'"]*)"#,
+        // `sessionid`, `seed`, and the short names `pw`, `pswd`, `tkn`. A diff's `+` or
+        // `-` before a line's key is no part of it (`+DB_PASS=…` in `git show`).
+        prefilter: &[
+            "pass", "_key", "auth", "session", "seed", "sid", "pw", "psw", "tkn",
+        ],
+        pattern: r#"(?im)(?P<k>(?:^[+-]?|[\s"'{,;(])["']?(?:[a-z0-9_.-]*[_.-])?(?:pass|pw|pswd|psw|pword|tkn|key|auth|sessionid|session_id|sid|seed)["']?\s*[=:][ \t]*)(?P<v>"[^"$<\n][^"\n]*"|'[^'$<\n][^'\n]*'|[^\s&;,'"$<{][^\s&;,'"]*)"#,
         replace: "${k}[REDACTED]",
     },
 ];
@@ -466,13 +484,14 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     // What no shape gives away: found by what stands next to it. A finder's literal
     // prefilter reads the text as it came (a redaction never removes the words it looks
     // for), so a large output is lower-cased once.
-    let finders: [&Finder; 21] = [
+    let finders: [&Finder; 26] = [
         &wrapped::wrapped_private_keys,
         &|t: &str| wrapped::wallet_keys(t, &lower),
         &near::k8s_secret,
         &|t: &str| store::fetched_values(t, &lower),
         &|t: &str| url_path::keys_in_paths(t, &lower),
         &|t: &str| url_path::keys_after_names(t, &lower),
+        &|t: &str| url_path::one_time_links(t, &lower),
         &|t: &str| fragment::keys_in_fragments(t, &lower),
         &|t: &str| login::login_tokens(t, &lower),
         &|t: &str| secret_file::printed_file(t, &lower),
@@ -485,9 +504,13 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         &nested::under_secret_names,
         &layout::secret_columns,
         &layout::value_on_next_line,
+        &|t: &str| named::named_values(t, &lower),
+        &|t: &str| piped::piped_secrets(t, &lower),
+        &wire::wire_logins,
         &layout::terraform_sensitive,
         &validation::echoed_inputs,
         &shape::prefixed_keys,
+        &random::free_tokens,
     ];
     for find in finders {
         if let Some(replaced) = find(&out) {

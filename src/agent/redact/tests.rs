@@ -626,8 +626,8 @@ fn the_fifth_held_out_corpus() {
     // half reaches now.
     // Never-read half 4 -> 3 since a saved cookie's value is read (seventh corpus).
     // Ninth corpus's round: a drawn table's columns (missed 3 -> 2); a key's name that says
-    // ciphertext or a lookup, kept (mangled 4 -> 3).
-    assert!(missed[0] == 0 && missed[1] <= 2, "{missed:?}");
+    // ciphertext or a lookup, kept (mangled 4 -> 3). Twelfth's: 2 -> 1 missed.
+    assert!(missed[0] == 0 && missed[1] <= 1, "{missed:?}");
     assert!(mangled[0] == 0 && mangled[1] <= 3, "{mangled:?}");
 }
 
@@ -642,8 +642,8 @@ fn the_sixth_held_out_corpus() {
     // Measured as it came, before any rule was changed for it: 8 and 10 missed, 4 and 4
     // mangled. Since then, from the read half: Persian's words for a password, `*_PAT`,
     // a secret store's answer, a node provider's key in a URL's path, the secret after its
-    // HMAC key id, a token cut across a hex dump's rows.
-    assert!(missed[0] <= 1 && missed[1] <= 9, "{missed:?}");
+    // HMAC key id, a token cut across a hex dump's rows. Twelfth's round: 9 -> 8.
+    assert!(missed[0] <= 1 && missed[1] <= 8, "{missed:?}");
     // A mask, a prose word after `--password`, a `pubkey` and the storage emulator's
     // published key are kept since (read half 4 -> 1 mangled). Reading what a secret
     // file prints (from the seventh corpus) caught one more never-read secret here and
@@ -890,8 +890,8 @@ fn the_ninth_held_out_corpus() {
     // Nostr key, the input a validation error echoes (read half 13 -> 4); ciphertext
     // and a lookup key under a key's name, the documented TOTP example kept (3 -> 0).
     // None of it reached this corpus's never-read half; five earlier never-read halves
-    // gained one each.
-    assert!(missed[0] <= 4 && missed[1] <= 11, "{missed:?}");
+    // gained one each. The twelfth's round: never-read 11 -> 10.
+    assert!(missed[0] <= 4 && missed[1] <= 10, "{missed:?}");
     assert!(mangled[0] == 0 && mangled[1] <= 2, "{mangled:?}");
 }
 
@@ -912,8 +912,9 @@ fn the_tenth_held_out_corpus() {
     // child, a private key wrapped in base64, a wallet's key in import format, an
     // authenticator's seed file, "key" in Spanish and twenty more languages; a
     // `NAME=value` line is no printed secret (read half 6 -> 0, 1 -> 0 mangled). The
-    // never-read half: 7 -> 5 missed; the seventh's and eighth's one fewer each.
-    assert!(missed[0] == 0 && missed[1] <= 5, "{missed:?}");
+    // never-read half: 7 -> 5 missed; the seventh's and eighth's one fewer each. The
+    // twelfth's round: 5 -> 4.
+    assert!(missed[0] == 0 && missed[1] <= 4, "{missed:?}");
     assert!(mangled[0] == 0 && mangled[1] <= 6, "{mangled:?}");
 }
 
@@ -985,7 +986,8 @@ fn the_eleventh_held_out_corpus() {
     // keeps the vendor's prefix, ciphertext in `ENC(…)`, an id under a name of ids that
     // are public by design (read half 4 -> 0 mangled). The never-read half, 9 and 3,
     // was measured four times while that last rule was narrowed (Nomad's `Secret ID`).
-    assert!(missed[0] == 0 && missed[1] <= 9, "{missed:?}");
+    // The twelfth's round: never-read 9 -> 7.
+    assert!(missed[0] == 0 && missed[1] <= 7, "{missed:?}");
     assert!(mangled[0] == 0 && mangled[1] <= 3, "{mangled:?}");
 }
 
@@ -999,8 +1001,68 @@ fn the_eleventh_held_out_corpus() {
 fn the_twelfth_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus12.toml", "twelfth corpus");
     // Measured as it came, before any rule for it: 17 and 18 missed, 1 and 1 mangled.
-    assert!(missed[0] <= 17 && missed[1] <= 18, "{missed:?}");
-    assert!(mangled[0] <= 1 && mangled[1] <= 1, "{mangled:?}");
+    // Since then, from the read half: a value given under a name field (`- name:
+    // DB_PASSWORD` then `value: …`; an entry's `key: x-svc-auth` is a name, kept), a
+    // diff's `+`/`-` before a key, `pw`/`tkn`/`pswd`, a PIN option, `rdesktop -p`, a
+    // password with `=` in it, a secret piped into a command that reads one from its
+    // input, a login on the wire (`AUTH`, `LOGIN`, `PASS`), a one-time link's token,
+    // what `secret-tool lookup` and its kin print, "key" and "secret" in more
+    // languages (the header named this corpus's languages, so the never-read half's
+    // prompts are not blind for that list), a random token standing free in a line, the
+    // RFCs' example credentials kept (read half 17 -> 5 missed, 1 -> 0 mangled). The
+    // never-read half: 18 -> 13 missed, 1 -> 0 mangled (measured once midway, at 17).
+    assert!(missed[0] <= 5 && missed[1] <= 13, "{missed:?}");
+    assert!(mangled[0] == 0 && mangled[1] == 0, "{mangled:?}");
+}
+
+/// The twelfth corpus's read half, as rules: each shape alone (values made up here).
+#[test]
+fn shapes_of_the_twelfth_corpus() {
+    for (text, secret) in [
+        (
+            "$ pkcs11-tool --login --pin 482913 --list-objects",
+            "482913",
+        ),
+        ("$ rdesktop -u ops -p 'Xq7=Lm2#' 10.0.0.9", "Xq7=Lm2#"),
+        (
+            "{\"u\": \"etl\", \"pw\": \"Gh7#_kLq2WzP9vTe\"}",
+            "Gh7#_kLq2WzP9vTe",
+        ),
+        (
+            "curl -s \"https://r.int/x.csv?dt=1&tkn=Pq9vLm2XzR7tKw4sYb8N\"",
+            "Pq9vLm2XzR7tKw4sYb8N",
+        ),
+        (
+            "diff --git a/.env b/.env\n+DB_PASS='Kx82mQw0Lp7z'",
+            "Kx82mQw0Lp7z",
+        ),
+        (
+            "$ secret-tool lookup service sync user me\nwQ4-pL9!zRt2vX8k",
+            "wQ4-pL9!zRt2vX8k",
+        ),
+        (
+            "మా API కీ ఇది: Zk4mW9qLp2Xv7RtB3nYc8Hs",
+            "Zk4mW9qLp2Xv7RtB3nYc8Hs",
+        ),
+        (
+            "ਸਾਡਾ ਰਾਜ਼: 9f3a7c1e5b2d8f4a6c0e9b7d5f3a1c8e",
+            "9f3a7c1e5b2d8f4a6c0e9b7d5f3a1c8e",
+        ),
+        (
+            "https://portal.example.com/accounts/reset/MTA/d4k2qz-3f8a9c1e7b5d2f4a6c8e0b9d/",
+            "d4k2qz-3f8a9c1e7b5d2f4a6c8e0b9d",
+        ),
+    ] {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for text in [
+        "Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
+        "        PASS [   0.412s] ledger::it budget::set_overwrites_existing_limit",
+        "          - header:\n              key: x-svc-auth\n",
+    ] {
+        assert_eq!(redact(text), text);
+    }
 }
 
 /// The tenth corpus's read half, as rules: each shape alone (values made up here).

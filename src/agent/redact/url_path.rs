@@ -65,17 +65,54 @@ pub fn keys_after_names(text: &str, lower: &str) -> Option<String> {
     if !lower.contains("://") || !named.is_match(lower) {
         return None;
     }
-    redact_segments(text, |_, before, segment| {
+    redact_segments(text, |_, earlier, segment| {
+        let before = earlier.last().copied().unwrap_or("");
         NAMES_THE_KEY.contains(&before.to_ascii_lowercase().as_str())
             && segment.len() >= MIN_NAMED_KEY
             && !is_uuid(segment)
     })
 }
 
+/// Path segments that say the link acts once for whoever holds it: a password reset, an
+/// email's confirmation, an invitation, a magic sign-in link.
+const ONE_TIME: &[&str] = &[
+    "reset",
+    "password-reset",
+    "password_reset",
+    "confirm",
+    "confirm-email",
+    "activate",
+    "activation",
+    "verify",
+    "verify-email",
+    "invite",
+    "invitation",
+    "magic",
+    "magic-link",
+];
+
+/// The shortest segment of a one-time link taken for its token.
+const MIN_LINK_TOKEN: usize = 20;
+
+/// Replaces the token of every one-time link (`/accounts/reset/MTc/<token>/`, any
+/// segment after the one that says what the link does); `None` when none. A UUID there
+/// may be the token too, and goes.
+pub fn one_time_links(text: &str, lower: &str) -> Option<String> {
+    if !lower.contains("://") || !ONE_TIME.iter().any(|w| lower.contains(&format!("/{w}/"))) {
+        return None;
+    }
+    redact_segments(text, |_, earlier, segment| {
+        earlier
+            .iter()
+            .any(|s| ONE_TIME.contains(&s.to_ascii_lowercase().as_str()))
+            && segment.len() >= MIN_LINK_TOKEN
+    })
+}
+
 /// Every URL of `text` with the path segments `is_key` takes (given the URL's host in
-/// lower case, the segment before and the segment) replaced, when they look like a
+/// lower case, the segments before and the segment) replaced, when they look like a
 /// secret; `None` when none was.
-fn redact_segments(text: &str, is_key: impl Fn(&str, &str, &str) -> bool) -> Option<String> {
+fn redact_segments(text: &str, is_key: impl Fn(&str, &[&str], &str) -> bool) -> Option<String> {
     let mut changed = false;
     let out = url_re().replace_all(text, |caps: &regex::Captures| {
         let whole = &caps[0];
@@ -86,8 +123,7 @@ fn redact_segments(text: &str, is_key: impl Fn(&str, &str, &str) -> bool) -> Opt
             .iter()
             .enumerate()
             .map(|(i, segment)| {
-                let before = if i > 0 { segments[i - 1] } else { "" };
-                if is_key(&host, before, segment)
+                if is_key(&host, &segments[..i], segment)
                     && looks_secret(segment)
                     && !segment.contains(super::REDACTED)
                 {

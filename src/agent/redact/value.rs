@@ -51,6 +51,9 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     if masked.chars().all(|c| matches!(c, '*' | '•' | '●'))
         || value.starts_with(AZURITE_KEY)
         || value.starts_with(TOTP_EXAMPLE)
+        || RFC_EXAMPLES
+            .iter()
+            .any(|e| value.starts_with(e.trim_end_matches('=')))
         || is_public_block(value)
     {
         return !value.is_empty();
@@ -93,6 +96,17 @@ const AZURITE_KEY: &str =
 /// The TOTP secret of the Key Uri Format's documented example (Google Authenticator's
 /// wiki), copied into parsers' tests everywhere.
 const TOTP_EXAMPLE: &str = "JBSWY3DPEHPK3PXP";
+
+/// The credentials the RFCs print as examples, copied into documentation and tests
+/// everywhere: RFC 7617's `Aladdin:open sesame` (as Basic credentials), RFC 6749's access
+/// and refresh tokens, authorization code and client secret.
+const RFC_EXAMPLES: &[&str] = &[
+    "QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
+    "2YotnFZFEjr1zCsicMWpAA",
+    "tGzv3JOkF0XG5Qx2TlKWIA",
+    "SplxlOBeZQQYbYS6WxSbIA",
+    "7Fjfp0ZBr1KtDRbnfVdmIw",
+];
 
 /// Words of prose, never a secret after an option's name: Docker's own warning says
 /// "Using --password via the CLI is insecure".
@@ -227,10 +241,14 @@ pub(super) fn in_record(before: &str) -> bool {
     })
 }
 
-/// `NAME=value` as its name (letters, digits and `_`, possibly none) and value.
+/// `NAME=value` as its name (letters, digits and `_`, possibly none, in one case: a
+/// password's own `=` has both around it, `TaM4A2=9`) and value.
 pub(super) fn assignment(text: &str) -> Option<(&str, &str)> {
-    text.split_once('=')
-        .filter(|(name, _)| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    text.split_once('=').filter(|(name, _)| {
+        name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !(name.chars().any(|c| c.is_ascii_uppercase())
+                && name.chars().any(|c| c.is_ascii_lowercase()))
+    })
 }
 
 /// Whether the value of a `key=value` pair is a secret: not a reference to one
@@ -350,7 +368,23 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
         || v.contains('(')
         || v.len() < 12 && v.chars().all(|c| c.is_ascii_digit())
         || is_field_name(v)
+        || names_an_entry(&key, v)
         || is_reference(v))
+}
+
+/// A map entry's `key:` whose value is a name of words (`key: x-svc-auth`, Envoy's
+/// header to add; `key: cache-deps`): what the entry is called, not a key. A key's
+/// value has digits or capitals; a passphrase would stand under a word for one.
+fn names_an_entry(key: &str, value: &str) -> bool {
+    let name = key
+        .rsplit(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-')))
+        .next()
+        .unwrap_or("");
+    name == "key"
+        && value.contains(['-', '_'])
+        && value
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || matches!(c, '-' | '_'))
 }
 
 /// A UUID (`8-4-4-4-12` hex digits): what names a resource or an object.

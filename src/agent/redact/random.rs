@@ -1,0 +1,96 @@
+//! A token drawn at random, standing free among a line's words with no name before it:
+//! an in-house service's key in a log line ("dialing recon:8443 as etl-03 with
+//! NQ8SWjKT…"), a key pasted into a sentence. Only a token no name in code could be:
+//! letters of both cases and digits, capitals side by side and digits in several runs
+//! (`trv2StatRingTableEntryIndex`, a MIB's name, has one run and no two capitals
+//! together). A value after a name (`clientId: "…"`) is left to the rules that read the
+//! name, and a line that is nothing but the token is a block's (a PEM body's) line.
+
+/// The shortest and longest free token taken (shorter ones are ids and hashes; longer
+/// ones are data).
+const MIN_LEN: usize = 32;
+const MAX_LEN: usize = 64;
+
+/// Whether a token is drawn at random as keys are.
+fn is_random(token: &str) -> bool {
+    let b = token.as_bytes();
+    if !(MIN_LEN..=MAX_LEN).contains(&b.len()) {
+        return false;
+    }
+    let kinds = [
+        b.iter().any(u8::is_ascii_lowercase),
+        b.iter().any(u8::is_ascii_uppercase),
+        b.iter().any(u8::is_ascii_digit),
+    ];
+    let capitals_together = b
+        .windows(2)
+        .filter(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase())
+        .count();
+    let digit_runs = b
+        .windows(2)
+        .filter(|w| !w[0].is_ascii_digit() && w[1].is_ascii_digit())
+        .count()
+        + usize::from(b.first().is_some_and(u8::is_ascii_digit));
+    b.iter().all(u8::is_ascii_alphanumeric)
+        && kinds.iter().all(|k| *k)
+        && !b.iter().all(u8::is_ascii_hexdigit)
+        && capitals_together >= 3
+        && digit_runs >= 3
+}
+
+/// Replaces every random token that stands free in a line; `None` when none.
+pub fn free_tokens(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    for line in text.split_inclusive('\n') {
+        let spans: Vec<(usize, &str)> = super::pieces(line, char::is_whitespace)
+            .filter_map(|(at, word)| {
+                let bare = word.trim_matches(|c: char| {
+                    matches!(c, '"' | '\'' | '`' | ',' | '.' | ';' | ')' | '(')
+                });
+                if !is_random(bare) {
+                    return None;
+                }
+                let offset = word.find(bare)?;
+                let before = line[..at + offset].trim_end_matches(['"', '\'', '`', '(']);
+                let named = before.trim_end().ends_with([':', '=', ',', '>']);
+                let alone = line.trim() == word;
+                // An SSH public key's body (`ssh-ed25519 AAAAC3…`) begins with its
+                // length's zero bytes; a public key says so before it.
+                let public = bare.starts_with("AAAA")
+                    || super::near::says_public(&before.to_ascii_lowercase());
+                (!named && !alone && !public).then_some((at + offset, bare))
+            })
+            .collect();
+        changed |= super::push_redacted(&mut out, line, spans);
+    }
+    changed.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_random_token_among_words() {
+        let log = "DEBUG upstream: dialing https://recon.int:8443 as etl-03 with NQ8SWjKTlKbBKVbkxlEiWoUZTVX9roZsm77SyzAb (40 chars)\n";
+        assert_eq!(
+            free_tokens(log).unwrap(),
+            "DEBUG upstream: dialing https://recon.int:8443 as etl-03 with [REDACTED] (40 chars)\n"
+        );
+    }
+
+    #[test]
+    fn names_ids_and_blocks_stay() {
+        for text in [
+            "see `trv2StatDynamicRingCouplingTableEntryGroupIndex` in the MIB",
+            "  clientId: \"5hUsIC657PFYhpPBQs0wAfWDXYmDO4aI\",",
+            "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAOx4xQNkxEJcbVn4dIU1e\n",
+            "commit 3f9a8c7d2e1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f and more",
+            "nmhGetLldpXdot1ConfigVlanNameTxEnable(INT4 port)",
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGq7W2e9R4t1Y8u3I6o5P0 me@host",
+        ] {
+            assert_eq!(free_tokens(text), None, "{text}");
+        }
+    }
+}
