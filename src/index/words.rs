@@ -1,14 +1,17 @@
 //! The words of a query or prompt as the index has them: stemmed and lower-cased like
 //! the indexed text, without stopwords; URLs as what they point at; contractions,
-//! numbers, versions and hashes cleaned (`tokens`); and developer shorthand with its
-//! other spellings (`vocabulary`).
+//! numbers, versions and hashes cleaned (`tokens`); developer shorthand with its
+//! other spellings (`vocabulary`); and developer words of other languages with the
+//! English the memory writes them in (`glossary`).
 
+mod glossary;
 mod language;
 mod tokens;
 mod vocabulary;
 
 use super::Index;
 
+pub use glossary::{english as gloss_english, entries_in as glossed_in};
 pub use language::{Foreign, foreign, unspaced};
 pub use tokens::cleaned;
 pub use vocabulary::{named_in as groups_named_in, spellings as group_spellings};

@@ -63,7 +63,34 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[
     let mut weighed_groups: Vec<usize> = Vec::new();
     let mut corrected = 0;
     let prompt_words = words::query_words_in(index, &cleaned, language.as_ref());
-    for (n, w) in prompt_words.into_iter().enumerate() {
+    // What the memory has of a word's spellings, and the word's weight: the inverse
+    // document frequency of the commonest spelling kept. `None` when it has none; no
+    // spelling when all are in most of the memory (they say nothing; the word weighs
+    // nothing either).
+    let weigh = |spellings: Vec<String>| -> Option<(f64, Vec<String>)> {
+        let seen: Vec<(String, u64)> = spellings
+            .into_iter()
+            .map(|s| {
+                let df = df_of(&s);
+                (s, df)
+            })
+            .filter(|(_, df)| *df > 0)
+            .collect();
+        if seen.is_empty() {
+            return None;
+        }
+        let kept: Vec<(String, u64)> = seen
+            .into_iter()
+            .filter(|(word, df)| !too_common(word, *df))
+            .collect();
+        let idf = kept
+            .iter()
+            .map(|(_, df)| *df)
+            .max()
+            .map_or(0.0, |common| (1.0 + total / common as f64).ln());
+        Some((idf, kept.into_iter().map(|(word, _)| word).collect()))
+    };
+    for (n, w) in prompt_words.iter().cloned().enumerate() {
         // A word of a shorthand group is the group: its spellings, weighed once however
         // many of them the prompt uses.
         let group = named.iter().find(|(stem, _)| *stem == w).map(|(_, g)| *g);
@@ -87,15 +114,7 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[
             }
             None => (n, vec![w.clone()]),
         };
-        let seen: Vec<(String, u64)> = spellings
-            .into_iter()
-            .map(|s| {
-                let df = df_of(&s);
-                (s, df)
-            })
-            .filter(|(_, df)| *df > 0)
-            .collect();
-        if seen.is_empty() {
+        let Some((idf, kept)) = weigh(spellings) else {
             // Numbers and one-letter leftovers say little either way.
             if w.len() > 2 && !w.chars().all(|c| c.is_ascii_digit()) {
                 weight += if foreign {
@@ -105,20 +124,29 @@ pub(super) fn keywords(index: &Index, searcher: &Searcher, text: &str, kinds: &[
                 };
             }
             continue;
-        }
-        // A spelling in most of the memory says nothing; the others still may.
-        let kept: Vec<(String, u64)> = seen
-            .into_iter()
-            .filter(|(word, df)| !too_common(word, *df))
-            .collect();
-        let Some(common) = kept.iter().map(|(_, df)| *df).max() else {
-            continue;
         };
-        // The commonest spelling kept weighs the word, and each spelling shares it.
-        let idf = (1.0 + total / common as f64).ln();
-        weight += idf;
-        for (word, _) in kept {
-            found.push(Keyword { word, idf, concept });
+        // A spelling in most of the memory says nothing; the others still may, each
+        // sharing the word's weight.
+        if !kept.is_empty() {
+            weight += idf;
+            found.extend(kept.into_iter().map(|word| Keyword { word, idf, concept }));
+        }
+    }
+    // Words of another language the memory writes in English ("contraseña": password),
+    // where the prompt does not say them in English too: weighed like its own words when
+    // the memory has them, and not at all when it does not (the word itself already
+    // weighs as one the memory lacks).
+    for entry in words::glossed_in(&cleaned) {
+        let english = words::gloss_english(index, entry);
+        if english.iter().any(|e| prompt_words.contains(e)) {
+            continue;
+        }
+        if let Some((idf, kept)) = weigh(english.to_vec())
+            && !kept.is_empty()
+        {
+            weight += idf;
+            let concept = GLOSS_CONCEPTS + entry;
+            found.extend(kept.into_iter().map(|word| Keyword { word, idf, concept }));
         }
     }
     found.sort_by(|a, b| b.idf.total_cmp(&a.idf).then(a.word.cmp(&b.word)));
@@ -199,6 +227,8 @@ const FOREIGN_UNKNOWN: f64 = 0.3;
 
 /// Concept numbers of shorthand groups, apart from the prompt's word positions.
 const GROUP_CONCEPTS: usize = 1 << 20;
+/// Concept numbers of glossary entries, apart from both.
+const GLOSS_CONCEPTS: usize = 1 << 21;
 
 /// The most misspelt words a prompt gets corrected.
 const MAX_CORRECTIONS: usize = 4;
