@@ -93,33 +93,70 @@ const QUOTE_KEPT: usize = 24;
 /// no less than its opening characters: a quoted error message can spare its tail, what
 /// follows it (the fix, whether the retry passed) cannot.
 fn squeeze_quotes(line: &str, room: usize) -> String {
-    // Outside and inside stretches alternate: the text between the 1st and 2nd `"` is
-    // quoted, between the 2nd and 3rd not, and so on.
-    let mut parts: Vec<String> = line.split('"').map(str::to_string).collect();
-    // An odd number of quotes (a stray `12"` inch mark) leaves the pairing unknown: the
-    // caller's clipping is safer than squeezing what may be the fix.
-    if parts.len() < 3 || parts.len().is_multiple_of(2) {
+    let Some(spans) = quotations(line) else {
         return line.to_string();
-    }
-    let mut quoted: Vec<usize> = (1..parts.len() - 1).step_by(2).collect();
+    };
+    let mut texts: Vec<String> = spans.iter().map(|&(a, b)| line[a..b].to_string()).collect();
+    let mut open: Vec<usize> = (0..spans.len()).collect();
     let mut excess = line.chars().count().saturating_sub(room);
     while excess > 0 {
-        let longest = quoted
+        let longest = open
             .iter()
             .copied()
-            .map(|i| (parts[i].chars().count(), i))
+            .map(|i| (texts[i].chars().count(), i))
             .max();
         let Some((len, i)) = longest.filter(|(len, _)| *len > QUOTE_KEPT) else {
             break;
         };
         // Each quotation is squeezed once.
-        quoted.retain(|q| *q != i);
+        open.retain(|q| *q != i);
         let keep = len.saturating_sub(excess + 1).max(QUOTE_KEPT);
-        let clipped = format!("{}…", crate::text::clip_chars(&parts[i], keep).trim_end());
+        let clipped = format!("{}…", crate::text::clip_chars(&texts[i], keep).trim_end());
         excess = excess.saturating_sub(len - clipped.chars().count());
-        parts[i] = clipped;
+        texts[i] = clipped;
     }
-    parts.join("\"")
+    let mut out = String::with_capacity(line.len());
+    let mut last = 0;
+    for (&(a, b), text) in spans.iter().zip(&texts) {
+        out.push_str(&line[last..a]);
+        out.push_str(text);
+        last = b;
+    }
+    out.push_str(&line[last..]);
+    out
+}
+
+/// The byte ranges of a line's quotations, inside their quotes. A memory quotes an error
+/// after `with "` up to `"; ` (a sighting) or `": ` (a lesson), and the error may hold
+/// quotes of its own (`Path 'x' in the repository "/r" is not tracked`); elsewhere
+/// outside and inside stretches alternate at each `"`. An odd number of quotes (a stray
+/// `12"` inch mark) leaves the pairing unknown: `None`, the caller's clipping is safer
+/// than squeezing what may be the fix.
+fn quotations(line: &str) -> Option<Vec<(usize, usize)>> {
+    const OPEN: &str = "with \"";
+    let mut spans = Vec::new();
+    let mut from = 0;
+    while let Some(i) = line[from..].find(OPEN) {
+        let start = from + i + OPEN.len();
+        let rest = &line[start..];
+        let Some(end) = rest
+            .find("\"; ")
+            .or_else(|| rest.find("\": "))
+            .or_else(|| rest.rfind('"'))
+        else {
+            break;
+        };
+        spans.push((start, start + end));
+        from = start + end + 1;
+    }
+    if !spans.is_empty() {
+        return Some(spans);
+    }
+    let quotes: Vec<usize> = line.match_indices('"').map(|(i, _)| i).collect();
+    if quotes.len() < 2 || quotes.len() % 2 == 1 {
+        return None;
+    }
+    Some(quotes.chunks(2).map(|q| (q[0] + 1, q[1])).collect())
 }
 
 /// The markers of a fence: `<homunculus-memory nonce="…">` … `</homunculus-memory
@@ -443,20 +480,22 @@ mod tests {
             "{squeezed}"
         );
         assert!(
-            squeezed.contains("failed with \"error: Path 'flake.nix'"),
-            "{squeezed}"
+            squeezed.contains(
+                "failed with \"error: Path 'flake.nix' in the repository \"/home/me/conf\" is"
+            ),
+            "the quotation is squeezed whole, at its end: {squeezed}"
         );
         // Short quotations and lines that fit are left alone; so is a line with no
         // quotation to squeeze (the caller clips it).
         assert_eq!(squeeze_quotes(line, 1000), line);
         assert_eq!(squeeze_quotes("a \"short\" one", 5), "a \"short\" one");
         assert_eq!(squeeze_quotes("no quotes here", 3), "no quotes here");
+        // A stray quote elsewhere does not move a quotation our own format marks...
         let stray = format!("a 12\" panel {line}");
-        assert_eq!(
-            squeeze_quotes(&stray, 210),
-            stray,
-            "odd quotes: left to the caller"
-        );
+        assert!(squeeze_quotes(&stray, 215).ends_with("and then `nix flake check` passed"));
+        // ...and without the mark, odd quotes are left to the caller.
+        let unmarked = format!("a 12\" panel said \"{}\" and more", "x".repeat(300));
+        assert_eq!(squeeze_quotes(&unmarked, 210), unmarked);
     }
 
     fn item(n: usize) -> Item {
