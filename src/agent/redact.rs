@@ -404,6 +404,12 @@ fn push_redacted<'t>(
     any
 }
 
+/// `text` with `spans` redacted (as `push_redacted`), or `None` when there is none.
+fn redacted_spans(text: &str, spans: Vec<(usize, &str)>) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    push_redacted(&mut out, text, spans).then_some(out)
+}
+
 /// A rule that finds secrets by what stands around them: the text redacted, if it holds one.
 type Finder<'a> = dyn Fn(&str) -> Option<String> + 'a;
 

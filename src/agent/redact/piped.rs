@@ -70,12 +70,7 @@ pub fn piped_secrets(text: &str, lower: &str) -> Option<String> {
         }
         spans.push((start, value));
     }
-    if spans.is_empty() {
-        return None;
-    }
-    let mut out = String::with_capacity(text.len());
-    super::push_redacted(&mut out, text, spans);
-    Some(out)
+    super::redacted_spans(text, spans)
 }
 
 #[cfg(test)]

@@ -100,12 +100,7 @@ pub fn wire_logins(text: &str) -> Option<String> {
             spans.push((m.start() + at, secret));
         }
     }
-    if spans.is_empty() {
-        return None;
-    }
-    let mut out = String::with_capacity(text.len());
-    super::push_redacted(&mut out, text, spans);
-    Some(out)
+    super::redacted_spans(text, spans)
 }
 
 #[cfg(test)]
