@@ -25,6 +25,7 @@ mod secret_file;
 mod shape;
 mod store;
 mod url_path;
+mod usage;
 mod validation;
 mod value;
 mod wire;
@@ -490,7 +491,7 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     // What no shape gives away: found by what stands next to it. A finder's literal
     // prefilter reads the text as it came (a redaction never removes the words it looks
     // for), so a large output is lower-cased once.
-    let finders: [&Finder; 26] = [
+    let finders: [&Finder; 27] = [
         &wrapped::wrapped_private_keys,
         &|t: &str| wrapped::wallet_keys(t, &lower),
         &near::k8s_secret,
@@ -512,6 +513,7 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         &layout::value_on_next_line,
         &|t: &str| named::named_values(t, &lower),
         &|t: &str| piped::piped_secrets(t, &lower),
+        &|t: &str| usage::positional_secrets(t, &lower),
         &wire::wire_logins,
         &layout::terraform_sensitive,
         &validation::echoed_inputs,

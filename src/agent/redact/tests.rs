@@ -1009,9 +1009,11 @@ fn the_twelfth_held_out_corpus() {
     // what `secret-tool lookup` and its kin print, "key" and "secret" in more
     // languages (the header named this corpus's languages, so the never-read half's
     // prompts are not blind for that list), a random token standing free in a line, the
-    // RFCs' example credentials kept (read half 17 -> 5 missed, 1 -> 0 mangled). The
-    // never-read half: 18 -> 13 missed, 1 -> 0 mangled (measured once midway, at 17).
-    assert!(missed[0] <= 5 && missed[1] <= 13, "{missed:?}");
+    // RFCs' example credentials kept, an argument in the position a usage line names
+    // for a secret (read half 17 -> 4 missed, 1 -> 0 mangled). The never-read half:
+    // 18 -> 13 missed, 1 -> 0 mangled (measured three times: midway, at 17; after the
+    // rules; after the usage line's, unchanged).
+    assert!(missed[0] <= 4 && missed[1] <= 13, "{missed:?}");
     assert!(mangled[0] == 0 && mangled[1] == 0, "{mangled:?}");
 }
 
