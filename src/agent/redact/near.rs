@@ -241,7 +241,7 @@ const REACH: usize = 48;
 
 /// Which kinds of ASCII characters a token holds: lower case, upper case, digits,
 /// punctuation.
-fn char_kinds(token: &str) -> [bool; 4] {
+pub(super) fn char_kinds(token: &str) -> [bool; 4] {
     [
         token.chars().any(|c| c.is_ascii_lowercase()),
         token.chars().any(|c| c.is_ascii_uppercase()),
@@ -356,10 +356,7 @@ fn random_letters(token: &str) -> bool {
     let b = token.as_bytes();
     let upper = b.iter().filter(|c| c.is_ascii_uppercase()).count();
     let lower = b.iter().filter(|c| c.is_ascii_lowercase()).count();
-    let capitals_together = b
-        .windows(2)
-        .filter(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase())
-        .count();
+    let capitals_together = capitals_together(b);
     // `XMLHTTPRequestHandler` has capitals together, but few words begin inside it.
     let words_begun = b
         .windows(2)
@@ -371,6 +368,14 @@ fn random_letters(token: &str) -> bool {
         && lower >= 5
         && capitals_together >= 3
         && words_begun >= 4
+}
+
+/// How many capitals stand right after another: none in most names
+/// (`AuthenticationTokenProvider`), one pair in four in a random string.
+pub(super) fn capitals_together(b: &[u8]) -> usize {
+    b.windows(2)
+        .filter(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase())
+        .count()
 }
 
 /// Whether the words before a token say its key is no secret: a public key, a cache's

@@ -17,24 +17,18 @@ fn is_random(token: &str) -> bool {
     if !(MIN_LEN..=MAX_LEN).contains(&b.len()) {
         return false;
     }
-    let kinds = [
-        b.iter().any(u8::is_ascii_lowercase),
-        b.iter().any(u8::is_ascii_uppercase),
-        b.iter().any(u8::is_ascii_digit),
-    ];
-    let capitals_together = b
-        .windows(2)
-        .filter(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase())
-        .count();
+    let [lower, upper, digit, _] = super::near::char_kinds(token);
     let digit_runs = b
         .windows(2)
         .filter(|w| !w[0].is_ascii_digit() && w[1].is_ascii_digit())
         .count()
         + usize::from(b.first().is_some_and(u8::is_ascii_digit));
     b.iter().all(u8::is_ascii_alphanumeric)
-        && kinds.iter().all(|k| *k)
+        && lower
+        && upper
+        && digit
         && !b.iter().all(u8::is_ascii_hexdigit)
-        && capitals_together >= 3
+        && super::near::capitals_together(b) >= 3
         && digit_runs >= 3
 }
 

@@ -56,12 +56,8 @@ const MIN_NAMED_KEY: usize = 16;
 /// Replaces every key-shaped path segment that follows a segment naming a key; `None`
 /// when none. A UUID there names a resource (`/api/keys/<uuid>`), not a key.
 pub fn keys_after_names(text: &str, lower: &str) -> Option<String> {
-    // One pass over a large output for all the names at once.
     static NAMED: OnceLock<Regex> = OnceLock::new();
-    let named = NAMED.get_or_init(|| {
-        let names: Vec<String> = NAMES_THE_KEY.iter().map(|n| regex::escape(n)).collect();
-        Regex::new(&format!("/(?:{})/", names.join("|"))).expect("a valid pattern")
-    });
+    let named = NAMED.get_or_init(|| segment_among(NAMES_THE_KEY));
     if !lower.contains("://") || !named.is_match(lower) {
         return None;
     }
@@ -98,7 +94,9 @@ const MIN_LINK_TOKEN: usize = 20;
 /// segment after the one that says what the link does); `None` when none. A UUID there
 /// may be the token too, and goes.
 pub fn one_time_links(text: &str, lower: &str) -> Option<String> {
-    if !lower.contains("://") || !ONE_TIME.iter().any(|w| lower.contains(&format!("/{w}/"))) {
+    static NAMED: OnceLock<Regex> = OnceLock::new();
+    let named = NAMED.get_or_init(|| segment_among(ONE_TIME));
+    if !lower.contains("://") || !named.is_match(lower) {
         return None;
     }
     redact_segments(text, |_, earlier, segment| {
@@ -107,6 +105,13 @@ pub fn one_time_links(text: &str, lower: &str) -> Option<String> {
             .any(|s| ONE_TIME.contains(&s.to_ascii_lowercase().as_str()))
             && segment.len() >= MIN_LINK_TOKEN
     })
+}
+
+/// A path segment that is one of `names` (`/hooks/`): one pass over a large output for
+/// all the names at once.
+fn segment_among(names: &[&str]) -> Regex {
+    let names: Vec<String> = names.iter().map(|n| regex::escape(n)).collect();
+    Regex::new(&format!("/(?:{})/", names.join("|"))).expect("a valid pattern")
 }
 
 /// Every URL of `text` with the path segments `is_key` takes (given the URL's host in

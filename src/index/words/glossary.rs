@@ -21,7 +21,8 @@ struct Glossary {
     words: HashMap<&'static str, Vec<usize>>,
     /// Prefixes of inflected words (`ошибк` of ошибка, ошибку).
     prefixes: Vec<(&'static str, usize)>,
-    /// Phrases of several words, space-separated (`mot de passe`).
+    /// Phrases of several words, space-separated and padded with a space each side
+    /// (` mot de passe `), as they are looked for among the prompt's words.
     phrases: Vec<(String, usize)>,
     /// Spellings in a script found inside a run of text (`密码`, `설정`).
     inside: Vec<(String, usize)>,
@@ -50,7 +51,8 @@ fn glossary() -> &'static Glossary {
                 if spelling.chars().any(is_run_script) {
                     g.inside.push((spelling.replace('_', " "), entry));
                 } else if spelling.contains('_') {
-                    g.phrases.push((spelling.replace('_', " "), entry));
+                    g.phrases
+                        .push((format!(" {} ", spelling.replace('_', " ")), entry));
                 } else if let Some(prefix) = spelling.strip_suffix('*') {
                     g.prefixes.push((prefix, entry));
                 } else {
@@ -95,7 +97,7 @@ pub fn entries_in(text: &str) -> Vec<usize> {
     }
     let spaced = format!(" {} ", words.join(" "));
     for (phrase, entry) in &g.phrases {
-        if spaced.contains(&format!(" {phrase} ")) {
+        if spaced.contains(phrase.as_str()) {
             add(*entry);
         }
     }
