@@ -135,7 +135,8 @@ pub struct ObserveArgs {
     /// Show the operations without applying them
     #[arg(long)]
     pub dry_run: bool,
-    /// Run even when not due (too few observations, too soon after the last run)
+    /// Run even when not due (too few observations, too soon after the last run); after
+    /// a run already in progress, if any
     #[arg(long)]
     pub force: bool,
 }

@@ -2,6 +2,8 @@
 
 use std::fmt::Write;
 
+use std::time::Duration;
+
 use anyhow::Result;
 
 use super::{Ctx, print};
@@ -25,6 +27,9 @@ pub fn learned(report: &observer::Report) -> String {
     out
 }
 
+/// The longest a forced run waits for one in progress: an llm run's timeout and more.
+pub const WAIT_FOR_RUNNING: Duration = Duration::from_secs(300);
+
 pub fn run(ctx: &Ctx, args: &ObserveArgs) -> Result<()> {
     ctx.require_memory()?;
     let config = Config::load(&ctx.paths.config())?;
@@ -34,6 +39,13 @@ pub fn run(ctx: &Ctx, args: &ObserveArgs) -> Result<()> {
         dry_run: args.dry_run,
         force: args.force,
         drain: false,
+        // Asked for by hand, a run waits for one a hook started (its batch is then
+        // learned, and this run takes what came after); the hook's own runs never wait.
+        wait: if args.force {
+            WAIT_FOR_RUNNING
+        } else {
+            Duration::ZERO
+        },
     };
     // Started detached by a hook, nobody reads this process's stderr: a failed run is
     // written to observer.log, where doctor finds it.

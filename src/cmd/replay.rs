@@ -69,6 +69,7 @@ pub fn run(ctx: &Ctx, args: &ReplayArgs) -> Result<()> {
             dry_run: false,
             force: true,
             drain: true,
+            wait: super::observe::WAIT_FOR_RUNNING,
         },
         ctx.now,
     )?;

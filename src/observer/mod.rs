@@ -56,6 +56,9 @@ pub struct Options {
     pub force: bool,
     /// Learn from every pending observation, batch after batch (replay), not one batch.
     pub drain: bool,
+    /// How long to wait for a run already in progress before this one starts; zero
+    /// (a detached run from a hook) skips instead, since that run learns the same batch.
+    pub wait: Duration,
 }
 
 /// What a run did (or, when `skipped`, why it did nothing).
@@ -92,7 +95,7 @@ pub fn run(
     opts: Options,
     now: DateTime<Utc>,
 ) -> Result<Report, ObserverError> {
-    let _lock = match FileLock::try_acquire_for(&paths.lock(&LockName::Observer), Duration::ZERO) {
+    let _lock = match FileLock::try_acquire_for(&paths.lock(&LockName::Observer), opts.wait) {
         Ok(lock) => lock,
         Err(LockError::Busy(_)) => {
             return Ok(Report {

@@ -209,6 +209,49 @@ fn dry_run_changes_nothing() {
     assert_eq!(before, crate::common::snapshot_tree(&env.memory()));
 }
 
+/// A run a hook started holds the observer lock: a due run from a hook gives way to
+/// it, and one asked for with `--force` waits for it and then learns.
+#[test]
+fn a_forced_run_waits_for_the_run_in_progress() {
+    use std::os::fd::AsRawFd;
+    let env = with_observations(&["session-1", "session-2", "session-3"]);
+    let lock_path = env.memory().join("state/locks/observer.lock");
+    fs::create_dir_all(lock_path.parent().unwrap()).unwrap();
+    let lock = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .unwrap();
+    // SAFETY: a valid descriptor of a file we opened.
+    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
+    let out = env.run(&["observe"]);
+    out.success();
+    assert!(
+        out.stdout.contains("another observer run is in progress"),
+        "{out}"
+    );
+    let forced = env
+        .spawnable()
+        .args(["observe", "--force"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    assert!(
+        names(&env).is_empty(),
+        "learned while another run held the lock"
+    );
+    drop(lock);
+    let done = forced.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert!(
+        done.status.success() && stdout.contains("Learned from"),
+        "{stdout}"
+    );
+    assert_eq!(names(&env).len(), 3, "{:?}", names(&env));
+}
+
 fn llm_env() -> (TestEnv, std::path::PathBuf) {
     let env = with_observations(&["session-1"]);
     let log = env.home.join("fake-claude.log");
