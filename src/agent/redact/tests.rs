@@ -1017,6 +1017,21 @@ fn the_twelfth_held_out_corpus() {
     assert!(mangled[0] == 0 && mangled[1] == 0, "{mangled:?}");
 }
 
+/// A thirteenth corpus (`tests/data/secrets/corpus13.toml`), written by a reviewer who
+/// never read these rules: common secrets in the ordinary places an agent meets them
+/// (migration tools, a process's locals and properties, IDE and local-runtime files,
+/// mail and package-tool configs, commit and PR text, crash pages, HTTP clients'
+/// histories, browser storage, environment dumps, temporary cloud credentials, local CI
+/// runners, key files, signing secrets, ORM configs, recorded HTTP fixtures, encoded
+/// blobs, prompts in eight more languages), and look-alikes of each.
+#[test]
+fn the_thirteenth_held_out_corpus() {
+    let (missed, mangled) = measure_halves("corpus13.toml", "thirteenth corpus");
+    // Measured as it came, before any rule for it: 6 and 1 missed, 3 and 2 mangled.
+    assert!(missed[0] <= 6 && missed[1] <= 1, "{missed:?}");
+    assert!(mangled[0] <= 3 && mangled[1] <= 2, "{mangled:?}");
+}
+
 /// The twelfth corpus's read half, as rules: each shape alone (values made up here).
 #[test]
 fn shapes_of_the_twelfth_corpus() {
