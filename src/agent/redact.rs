@@ -12,6 +12,7 @@ use regex::Regex;
 mod cookie_jar;
 mod dump;
 mod email;
+mod encoded;
 mod fragment;
 mod key_pair;
 mod layout;
@@ -48,8 +49,9 @@ struct Rule {
 const RULES: &[Rule] = &[
     Rule {
         prefilter: &["-----begin"],
-        // OpenVPN's static key is as secret as a private one.
-        pattern: r"-----BEGIN(?:[A-Z ]*PRIVATE KEY( BLOCK)?| OpenVPN Static key V1)-----[\s\S]*?(-----END(?:[A-Z ]*PRIVATE KEY( BLOCK)?| OpenVPN Static key V1)-----|\z)",
+        // OpenVPN's keys (static, tls-crypt-v2 client and server) are as secret as a
+        // private one.
+        pattern: r"-----BEGIN(?:[A-Z ]*PRIVATE KEY( BLOCK)?| OpenVPN [A-Za-z0-9 -]*?key(?: V1)?)-----[\s\S]*?(-----END(?:[A-Z ]*PRIVATE KEY( BLOCK)?| OpenVPN [A-Za-z0-9 -]*?key(?: V1)?)-----|\z)",
         replace: REDACTED,
     },
     Rule {
@@ -240,6 +242,20 @@ const RULES: &[Rule] = &[
         ],
         pattern: r#"(?P<k>\b(?:(?:sqlcmd|bcp|mosquitto_(?:pub|sub|rr)|ipmitool)\b[^\n]*?\s-P\s*|ldap(?:search|modify|add|delete|passwd|whoami)\b[^\n]*?\s-w\s*|(?:plink|pscp|psftp)\b[^\n]*?\s-pw\s+|signtool\b[^\n]*?\s/p\s+|snmp[a-z]*\b[^\n]*?\s-[AX]\s*|lftp\b[^\n]*?\s-u\s+[^\s,]+,|smbclient\b[^\n]*?\s-U\s+[^\s%]+%))(?P<v>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)"#,
         replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // A configuration listed as `section.name value` (`git config --get-regexp`,
+        // `--list` of tools that print a space): the name says what the value is.
+        prefilter: &["pass", "token", "secret", "apikey", "api-key", "api_key"],
+        pattern: r#"(?im)^(?P<k>[ \t]*[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.[a-z0-9_-]*(?:pass|password|passwd|token|secret|apikey|api-key|api_key)[ \t]+)(?P<v>[^\s'"]+)[ \t]*$"#,
+        replace: "${k}[REDACTED]",
+    },
+    Rule {
+        // Laravel's application key as `key:generate --show` prints it: `base64:` and 32
+        // random bytes.
+        prefilter: &["base64:"],
+        pattern: r"\bbase64:[A-Za-z0-9+/]{43}=(?P<t>[^A-Za-z0-9+/=]|$)",
+        replace: "base64:[REDACTED]${t}",
     },
     Rule {
         // A package manager's stored login, `config http-basic.<repo> <user> <password>`
@@ -506,7 +522,7 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         &near::seed_phrase,
         &near::sensitive_values,
         &|t: &str| near::printed_secret(t, &lower),
-        &near::app_password,
+        &|t: &str| near::app_password(t, &lower),
         &near::near_words,
         &nested::under_secret_names,
         &layout::secret_columns,
@@ -526,6 +542,9 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         }
     }
     if let Some(replaced) = dump::in_hex_dumps(&out, |bytes| redact(bytes).into_owned()) {
+        out = Cow::Owned(replaced);
+    }
+    if let Some(replaced) = encoded::in_base64(&out, |decoded| redact(decoded).into_owned()) {
         out = Cow::Owned(replaced);
     }
     out

@@ -218,6 +218,7 @@ const PASSWORD_WORDS: &[&str] = &[
     "лозинка",
     "geslo",
     "contrasenya",
+    "pasahitz",
     "нууц үг",
     "මුරපදය",
     "ລະຫັດຜ່ານ",
@@ -287,6 +288,7 @@ pub(super) fn looks_secret(token: &str) -> bool {
         && !token.contains("://")
         && !token.starts_with(['/', '~', '.', '$', '<', '{', '['])
         && !super::value::is_shell_syntax(token)
+        && !super::value::is_timestamp(token)
         && ((n >= 8 && kinds >= 3) || (n >= 20 && kinds >= 2 && !symbol) || hex || base32)
 }
 
@@ -657,20 +659,78 @@ pub fn k8s_secret(text: &str) -> Option<String> {
     changed.then_some(out)
 }
 
-/// A Google app password ("abcd efgh ijkl mnop": four groups of four letters) after a
-/// word for a password on its line (`password hytq jkko itvf pfyz` in `.msmtprc`).
-pub fn app_password(text: &str) -> Option<String> {
-    static PATTERN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    // The pattern's own literal is its prefilter; compiling it is the cost to avoid.
-    if !text.contains("ass") && !text.contains("ASS") {
+/// A Google app password ("abcd efgh ijkl mnop": four groups of four random letters)
+/// close after a word for a password, in any language, on its line (`password hytq jkko
+/// itvf pfyz` in `.msmtprc`, "Aplikazio-pasahitza sortu dut: yvdn fukn yxes xrfj").
+/// `lower` is the text as it came, lower-cased: what the words are looked for in first.
+pub fn app_password(text: &str, lower: &str) -> Option<String> {
+    static WORDS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static GROUPS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    // One pass of literals over a large output (a case-insensitive one costs twenty
+    // times more): the words are looked for in lower case.
+    let words = WORDS.get_or_init(|| {
+        let alternatives: Vec<String> = PASSWORD_WORDS
+            .iter()
+            .chain(&["pass"])
+            .map(|w| regex::escape(w))
+            .collect();
+        regex::Regex::new(&alternatives.join("|")).expect("valid pattern")
+    });
+    if !words.is_match(lower) {
         return None;
     }
-    let re = PATTERN.get_or_init(|| {
-        regex::Regex::new(r"(?im)(?P<k>\b(?:password|passwd|pass)\b[^\n]{0,24}?)\b[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}\b")
+    let groups = GROUPS.get_or_init(|| {
+        // Its first group may be gone already: a rule for `password: <value>` takes one
+        // token.
+        regex::Regex::new(r"(?:\b[a-z]{4}|\[REDACTED\]) [a-z]{4} [a-z]{4} [a-z]{4}\b")
             .expect("valid pattern")
     });
-    let out = re.replace_all(text, "${k}[REDACTED]");
-    matches!(out, std::borrow::Cow::Owned(_)).then(|| out.into_owned())
+    let own = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for word in words.find_iter(&own) {
+        // `pass` as a word of its own (`pass:`, `app pass`), not "passed in".
+        let whole = word.as_str() != "pass"
+            || !own[word.end()..].starts_with(|c: char| c.is_ascii_alphabetic());
+        if word.end() < last || !whole {
+            continue;
+        }
+        let rest = &text[word.end()..];
+        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        let Some(found) = groups.find(line) else {
+            continue;
+        };
+        if line[..found.start()].chars().count() > CLOSE || !drawn_letters(found.as_str()) {
+            continue;
+        }
+        let at = word.end() + found.start();
+        out.push_str(&text[last..at]);
+        out.push_str(super::REDACTED);
+        last = word.end() + found.end();
+    }
+    (last > 0).then(|| {
+        out.push_str(&text[last..]);
+        out
+    })
+}
+
+/// Whether four groups of four letters are drawn at random, not four words ("then come
+/// back home", six vowels): a group with no vowel, or few vowels in all (a random draw
+/// has three on average).
+fn drawn_letters(groups: &str) -> bool {
+    let vowel = |c: char| matches!(c, 'a' | 'e' | 'i' | 'o' | 'u');
+    let groups: Vec<&str> = groups
+        .split(' ')
+        .filter(|g| *g != super::REDACTED)
+        .collect();
+    let vowels: usize = groups
+        .iter()
+        .map(|g| g.chars().filter(|c| vowel(*c)).count())
+        .sum();
+    groups
+        .iter()
+        .any(|g| !g.chars().any(|c| vowel(c) || c == 'y'))
+        || vowels <= groups.len()
 }
 
 /// What a command prints when its output is the secret itself (`op read …`, `gh auth

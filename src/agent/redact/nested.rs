@@ -93,7 +93,15 @@ fn opens_object(line: &str) -> Option<&str> {
     let rest = line.strip_suffix('{').unwrap_or(line).trim_end();
     let key = rest.strip_suffix(':')?.trim();
     let key = key.trim_matches(['"', '\'']);
-    (!key.is_empty() && key.len() < 40).then_some(key)
+    // `def aws_credentials():`, `if token:`, `with open(path) as secret:` open code's
+    // blocks, whose lines are statements, not a mapping's values.
+    let code = key.contains(['(', ')'])
+        || [
+            "def ", "class ", "if ", "elif ", "else", "for ", "while ", "with ", "try", "except",
+        ]
+        .iter()
+        .any(|w| key.starts_with(w));
+    (!key.is_empty() && key.len() < 40 && !code).then_some(key)
 }
 
 /// The name of an XML element opened alone on a line: `<Password>`, `<Value a="b">`;

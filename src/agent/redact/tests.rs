@@ -627,8 +627,9 @@ fn the_fifth_held_out_corpus() {
     // Never-read half 4 -> 3 since a saved cookie's value is read (seventh corpus).
     // Ninth corpus's round: a drawn table's columns (missed 3 -> 2); a key's name that says
     // ciphertext or a lookup, kept (mangled 4 -> 3). Twelfth's: 2 -> 1 missed.
+    // Thirteenth's: a date or time stamp never looks secret (mangled 3 -> 2).
     assert!(missed[0] == 0 && missed[1] <= 1, "{missed:?}");
-    assert!(mangled[0] == 0 && mangled[1] <= 3, "{mangled:?}");
+    assert!(mangled[0] == 0 && mangled[1] <= 2, "{mangled:?}");
 }
 
 /// A sixth corpus (`tests/data/secrets/corpus6.toml`), written by a reviewer who never
@@ -642,8 +643,9 @@ fn the_sixth_held_out_corpus() {
     // Measured as it came, before any rule was changed for it: 8 and 10 missed, 4 and 4
     // mangled. Since then, from the read half: Persian's words for a password, `*_PAT`,
     // a secret store's answer, a node provider's key in a URL's path, the secret after its
-    // HMAC key id, a token cut across a hex dump's rows. Twelfth's round: 9 -> 8.
-    assert!(missed[0] <= 1 && missed[1] <= 8, "{missed:?}");
+    // HMAC key id, a token cut across a hex dump's rows. Twelfth's round: 9 -> 8;
+    // thirteenth's: 8 -> 7.
+    assert!(missed[0] <= 1 && missed[1] <= 7, "{missed:?}");
     // A mask, a prose word after `--password`, a `pubkey` and the storage emulator's
     // published key are kept since (read half 4 -> 1 mangled). Reading what a secret
     // file prints (from the seventh corpus) caught one more never-read secret here and
@@ -986,8 +988,8 @@ fn the_eleventh_held_out_corpus() {
     // keeps the vendor's prefix, ciphertext in `ENC(…)`, an id under a name of ids that
     // are public by design (read half 4 -> 0 mangled). The never-read half, 9 and 3,
     // was measured four times while that last rule was narrowed (Nomad's `Secret ID`).
-    // The twelfth's round: never-read 9 -> 7.
-    assert!(missed[0] == 0 && missed[1] <= 7, "{missed:?}");
+    // The twelfth's round: never-read 9 -> 7; the thirteenth's: 7 -> 6.
+    assert!(missed[0] == 0 && missed[1] <= 6, "{missed:?}");
     assert!(mangled[0] == 0 && mangled[1] <= 3, "{mangled:?}");
 }
 
@@ -1028,8 +1030,57 @@ fn the_twelfth_held_out_corpus() {
 fn the_thirteenth_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus13.toml", "thirteenth corpus");
     // Measured as it came, before any rule for it: 6 and 1 missed, 3 and 2 mangled.
-    assert!(missed[0] <= 6 && missed[1] <= 1, "{missed:?}");
-    assert!(mangled[0] <= 3 && mangled[1] <= 2, "{mangled:?}");
+    // Since then, from the read half: a configuration listed as `section.name value`, a
+    // token in a conda channel's path, OpenVPN's other keys, Laravel's `base64:` key,
+    // base64 whose decoded text holds a secret, an app password after a word for a
+    // password in any language (the header named this corpus's languages: Basque's word
+    // was added knowing it); kept: a date or time stamp, a mask that shows the last
+    // characters, Strapi's documented placeholder, a code block's opener taken for a
+    // mapping, Application Insights' instrumentation key (read half 6 -> 0 missed, 3 -> 0
+    // mangled). The never-read half, measured once after: 1 and 2, unchanged.
+    assert!(missed[0] == 0 && missed[1] <= 1, "{missed:?}");
+    assert!(mangled[0] == 0 && mangled[1] <= 2, "{mangled:?}");
+}
+
+/// The thirteenth corpus's read half, as rules: each shape alone (values made up here).
+#[test]
+fn shapes_of_the_thirteenth_corpus() {
+    for (text, secret) in [
+        (
+            "$ git config --get-regexp '^sendemail'\nsendemail.smtpuser ops@example.org\nsendemail.smtppass qkrtvmbwzhe7x2ns\n",
+            "qkrtvmbwzhe7x2ns",
+        ),
+        (
+            "channels:\n  - https://conda.anaconda.org/t/tk-8f2c91d4-55ab-4e1c-9d0f-7a3b6e2c1f08/acme\n",
+            "tk-8f2c91d4-55ab",
+        ),
+        (
+            "-----BEGIN OpenVPN tls-crypt-v2 server key-----\nq8Ws2LzP0xRt5vN1q8Ws2LzP0xRt5vN1\n-----END OpenVPN tls-crypt-v2 server key-----\n",
+            "q8Ws2LzP0xRt5vN1",
+        ),
+        (
+            "$ php artisan key:generate --show\nbase64:Qm9vN3Zx8Lk2Pz5Rt1Wy4Hj6Ds9Fa0Ge3Cu7Bn2Mv8X=\n",
+            "Qm9vN3Zx8Lk2Pz5Rt1Wy4Hj6Ds9Fa0Ge3Cu7Bn2Mv8X=",
+        ),
+        (
+            "Aplikazio-pasahitza sortu dut: qwvz hktr pmbx nlfd eta ez dabil",
+            "hktr pmbx",
+        ),
+        ("smtp_pass = qwvz hktr pmbx nlfd", "pmbx nlfd"),
+    ] {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{out}");
+    }
+    for text in [
+        "{\"name\":\"CODECOV_TOKEN\",\"value\":\"xxxx6307\",\"created-at\":\"2026-09-14T08:22:51.913Z\"}",
+        "APP_KEYS=\"toBeModified1,toBeModified2\"\nADMIN_JWT_SECRET=tobemodified\n",
+        "def aws_credentials():\n    os.environ[\"AWS_SECRET_ACCESS_KEY\"] = \"testing\"\n    os.environ[\"AWS_DEFAULT_REGION\"] = \"eu-west-1\"\n",
+        "InstrumentationKey=f4bf3051-679d-43f6-ace6-13fd42d58fdd;IngestionEndpoint=https://westeurope-5.in.applicationinsights.azure.com/",
+        "the `inputs` passed in? I do know that that this",
+        "https://forum.example.org/t/how-to-rotate-deploy-keys-safely/4821",
+    ] {
+        assert_eq!(redact(text), text);
+    }
 }
 
 /// The twelfth corpus's read half, as rules: each shape alone (values made up here).

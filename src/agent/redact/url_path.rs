@@ -53,17 +53,22 @@ const NAMES_THE_KEY: &[&str] = &[
 /// The shortest segment after such a name taken for a key.
 const MIN_NAMED_KEY: usize = 16;
 
-/// Replaces every key-shaped path segment that follows a segment naming a key; `None`
-/// when none. A UUID there names a resource (`/api/keys/<uuid>`), not a key.
+/// Replaces every key-shaped path segment that follows a segment naming a key, or a
+/// first segment `t`; `None` when none. A UUID there names a resource
+/// (`/api/keys/<uuid>`), not a key.
 pub fn keys_after_names(text: &str, lower: &str) -> Option<String> {
     static NAMED: OnceLock<Regex> = OnceLock::new();
     let named = NAMED.get_or_init(|| segment_among(NAMES_THE_KEY));
-    if !lower.contains("://") || !named.is_match(lower) {
+    if !lower.contains("://") || !named.is_match(lower) && !lower.contains("/t/") {
         return None;
     }
     redact_segments(text, |_, earlier, segment| {
         let before = earlier.last().copied().unwrap_or("");
-        NAMES_THE_KEY.contains(&before.to_ascii_lowercase().as_str())
+        // A path that opens with `/t/` carries a token next (conda's channels,
+        // `https://conda.anaconda.org/t/<token>/<channel>`); a forum's `/t/<slug>/` is
+        // words, which never look secret.
+        let token_first = before == "t" && earlier.len() == 2;
+        (token_first || NAMES_THE_KEY.contains(&before.to_ascii_lowercase().as_str()))
             && segment.len() >= MIN_NAMED_KEY
             && !is_uuid(segment)
     })

@@ -22,6 +22,7 @@ pub(super) const PUBLIC: &[&str] = &[
     "action",
     "object",
     "dedup",
+    "instrumentation",
 ];
 
 /// A value that says it stands in for a secret: documentation's `…EXAMPLEKEY`,
@@ -58,9 +59,15 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     {
         return !value.is_empty();
     }
+    // A CI system's mask that shows the last characters (CircleCI's `xxxx6307`).
+    let shown = lower.trim_start_matches(['x', '*', '•']);
+    if lower.len() - shown.len() >= 4 && shown.len() <= 4 && value.is_ascii() {
+        return true;
+    }
     if [
         "xxxxxx",
         "placeholder",
+        "tobemodified",
         "changeme",
         "replace_me",
         "replace-me",
@@ -388,6 +395,19 @@ fn names_an_entry(key: &str, value: &str) -> bool {
 }
 
 /// A UUID (`8-4-4-4-12` hex digits): what names a resource or an object.
+/// Whether a token is a date or a time stamp (`2026-09-14`, `2026-09-14T08:22:51.913Z`,
+/// `2026-09-14 08:22:51+02:00`): digits in a calendar's shape, never a secret.
+pub(super) fn is_timestamp(token: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(
+            r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$",
+        )
+        .expect("a valid pattern")
+    })
+    .is_match(token)
+}
+
 pub(super) fn is_uuid(text: &str) -> bool {
     let parts: Vec<&str> = text.split('-').collect();
     parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
