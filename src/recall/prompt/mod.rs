@@ -54,6 +54,9 @@ const TOPIC_FLOOR: f64 = 0.2;
 const CONVICTION_TOPIC_FLOOR: f64 = 0.12;
 /// The same for a memory that has one of the prompt's identifiers written out.
 const IDENTIFIER_FLOOR: f64 = 0.1;
+/// Rare words (each in at most 3% of the memory) a memory must share with the prompt
+/// to be shown whatever their share of the prompt.
+const RARE_WORDS_ENOUGH: usize = 3;
 /// A memory must score at least this share of the best one.
 const RELATIVE: f32 = 0.6;
 /// Candidates kept beyond `max_items` for reordering by use.
@@ -306,7 +309,12 @@ pub fn prompt(
         } else {
             TOPIC_FLOOR
         };
-        let enough = matched.len() >= 2 && share >= FLOOR || on_topic && share >= topic_floor;
+        // Rare words shared are evidence whatever the prompt's length: a long prompt has
+        // many distinctive words, so any one memory's share of them is small.
+        let rare_shared = matched.iter().filter(|k| k.idf >= rare).count();
+        let enough = matched.len() >= 2 && share >= FLOOR
+            || on_topic && share >= topic_floor
+            || rare_shared >= RARE_WORDS_ENOUGH;
         // An identifier written out in the memory lowers the bar, never removes it: a
         // pasted diff names the project's own paths everywhere.
         if !(whole && share >= IDENTIFIER_FLOOR || enough) {
