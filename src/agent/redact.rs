@@ -522,7 +522,7 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         &near::seed_phrase,
         &near::sensitive_values,
         &|t: &str| near::printed_secret(t, &lower),
-        &|t: &str| near::app_password(t, &lower),
+        &near::app_password,
         &near::near_words,
         &nested::under_secret_names,
         &layout::secret_columns,

@@ -662,56 +662,72 @@ pub fn k8s_secret(text: &str) -> Option<String> {
 /// A Google app password ("abcd efgh ijkl mnop": four groups of four random letters)
 /// close after a word for a password, in any language, on its line (`password hytq jkko
 /// itvf pfyz` in `.msmtprc`, "Aplikazio-pasahitza sortu dut: yvdn fukn yxes xrfj").
-/// `lower` is the text as it came, lower-cased: what the words are looked for in first.
-pub fn app_password(text: &str, lower: &str) -> Option<String> {
-    static WORDS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    static GROUPS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    // One pass of literals over a large output (a case-insensitive one costs twenty
-    // times more): the words are looked for in lower case.
-    let words = WORDS.get_or_init(|| {
-        let alternatives: Vec<String> = PASSWORD_WORDS
-            .iter()
-            .chain(&["pass"])
-            .map(|w| regex::escape(w))
-            .collect();
-        regex::Regex::new(&alternatives.join("|")).expect("valid pattern")
-    });
-    if !words.is_match(lower) {
-        return None;
-    }
-    let groups = GROUPS.get_or_init(|| {
-        // Its first group may be gone already: a rule for `password: <value>` takes one
-        // token.
-        regex::Regex::new(r"(?:\b[a-z]{4}|\[REDACTED\]) [a-z]{4} [a-z]{4} [a-z]{4}\b")
-            .expect("valid pattern")
-    });
-    let own = text.to_ascii_lowercase();
+/// Its first group may be gone already: a rule for `password: <value>` takes one token.
+/// Read by hand, not by a pattern: compiling one cost every hook half a millisecond.
+pub fn app_password(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
-    for word in words.find_iter(&own) {
-        // `pass` as a word of its own (`pass:`, `app pass`), not "passed in".
-        let whole = word.as_str() != "pass"
-            || !own[word.end()..].starts_with(|c: char| c.is_ascii_alphabetic());
-        if word.end() < last || !whole {
-            continue;
-        }
-        let rest = &text[word.end()..];
-        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
-        let Some(found) = groups.find(line) else {
+    let mut i = 0;
+    while i < bytes.len() {
+        let Some(end) = four_groups(bytes, i) else {
+            i += 1;
             continue;
         };
-        if line[..found.start()].chars().count() > CLOSE || !drawn_letters(found.as_str()) {
-            continue;
+        // Only the few characters before it are read, however long the line.
+        let mut reach = i.saturating_sub(CLOSE * 4);
+        while !text.is_char_boundary(reach) {
+            reach += 1;
         }
-        let at = word.end() + found.start();
-        out.push_str(&text[last..at]);
-        out.push_str(super::REDACTED);
-        last = word.end() + found.end();
+        let before = &text[reach..i];
+        let before = &before[before.rfind('\n').map_or(0, |n| n + 1)..];
+        let from = before.char_indices().rev().nth(CLOSE).map_or(0, |(n, _)| n);
+        let said = spoken(&before[from..]);
+        let names_a_password = says_password(&said)
+            // `pass` as a word of its own (`pass:`, `app pass`), not "passed in".
+            || said
+                .split(|c: char| !c.is_alphabetic())
+                .any(|w| w == "pass");
+        if names_a_password && drawn_letters(&text[i..end]) {
+            out.push_str(&text[last..i]);
+            out.push_str(super::REDACTED);
+            last = end;
+            i = end;
+        } else {
+            i += 1;
+        }
     }
     (last > 0).then(|| {
         out.push_str(&text[last..]);
         out
     })
+}
+
+/// Where four groups of four lower-case letters that start at `i` end (the first group
+/// may be `[REDACTED]`), standing as words of their own.
+fn four_groups(bytes: &[u8], i: usize) -> Option<usize> {
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .is_some_and(|g| g.iter().all(u8::is_ascii_lowercase))
+    };
+    if i > 0 && bytes[i - 1].is_ascii_alphanumeric() {
+        return None;
+    }
+    let mut at = if word(i) {
+        i + 4
+    } else if bytes[i..].starts_with(super::REDACTED.as_bytes()) {
+        i + super::REDACTED.len()
+    } else {
+        return None;
+    };
+    for _ in 0..3 {
+        if bytes.get(at) != Some(&b' ') || !word(at + 1) {
+            return None;
+        }
+        at += 5;
+    }
+    (!bytes.get(at).is_some_and(u8::is_ascii_alphanumeric)).then_some(at)
 }
 
 /// Whether four groups of four letters are drawn at random, not four words ("then come
