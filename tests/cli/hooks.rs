@@ -599,7 +599,6 @@ fn two_sessions_with_the_same_id_prefix_in_the_same_second_keep_two_summaries() 
 
 #[test]
 fn a_hook_never_waits_for_or_takes_on_a_large_index_build() {
-    use std::os::fd::AsRawFd;
     let env = ready();
     let index = env.memory().join(".index");
     let session_start = |env: &TestEnv| {
@@ -610,15 +609,7 @@ fn a_hook_never_waits_for_or_takes_on_a_large_index_build() {
     };
     // No index, and another process holds the index lock (it is building one).
     std::fs::remove_dir_all(&index).unwrap();
-    let lock_path = env.memory().join("state/locks/index.lock");
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .unwrap();
-    // SAFETY: a valid descriptor of a file we opened.
-    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
+    let lock = crate::common::hold_lock(&env.memory().join("state/locks/index.lock"));
     assert!(session_start(&env) < std::time::Duration::from_secs(2));
     assert!(
         hooks_log(&env).contains("it is being built"),

@@ -213,18 +213,8 @@ fn dry_run_changes_nothing() {
 /// it, and one asked for with `--force` waits for it and then learns.
 #[test]
 fn a_forced_run_waits_for_the_run_in_progress() {
-    use std::os::fd::AsRawFd;
     let env = with_observations(&["session-1", "session-2", "session-3"]);
-    let lock_path = env.memory().join("state/locks/observer.lock");
-    fs::create_dir_all(lock_path.parent().unwrap()).unwrap();
-    let lock = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .unwrap();
-    // SAFETY: a valid descriptor of a file we opened.
-    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
+    let lock = crate::common::hold_lock(&env.memory().join("state/locks/observer.lock"));
     let out = env.run(&["observe"]);
     out.success();
     assert!(

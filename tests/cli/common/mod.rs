@@ -190,6 +190,22 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Takes the lock file at `path` as another process of ours would (an exclusive
+/// `flock`), held until the returned file is dropped.
+pub fn hold_lock(path: &Path) -> fs::File {
+    use std::os::fd::AsRawFd;
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .unwrap();
+    // SAFETY: a valid descriptor of a file we opened.
+    assert_eq!(unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) }, 0);
+    file
+}
+
 /// The lines that differ between two texts, as (removed, added).
 pub fn changed_lines(before: &str, after: &str) -> (Vec<String>, Vec<String>) {
     let diff = similar::TextDiff::from_lines(before, after);
