@@ -100,7 +100,8 @@ impl FileLock {
     /// must never stall the agent.
     pub fn try_acquire_for(path: &Path, wait: Duration) -> Result<Self, LockError> {
         let file = open(path)?;
-        let deadline = Instant::now() + wait;
+        let started = Instant::now();
+        let deadline = started + wait;
         loop {
             match FileExt::try_lock(&file) {
                 Ok(()) => return Ok(Self { file }),
@@ -110,7 +111,14 @@ impl FileLock {
             if Instant::now() >= deadline {
                 return Err(LockError::Busy(path.to_path_buf()));
             }
-            std::thread::sleep(Duration::from_millis(1));
+            // Hooks wait milliseconds and poll closely; a long wait (a forced observer
+            // run behind another) polls a few times a second.
+            let pause = if started.elapsed() < Duration::from_millis(100) {
+                1
+            } else {
+                50
+            };
+            std::thread::sleep(Duration::from_millis(pause));
         }
     }
 }

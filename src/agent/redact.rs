@@ -247,7 +247,7 @@ const RULES: &[Rule] = &[
         // A configuration listed as `section.name value` (`git config --get-regexp`,
         // `--list` of tools that print a space): the name says what the value is.
         prefilter: &["pass", "token", "secret", "apikey", "api-key", "api_key"],
-        pattern: r#"(?im)^(?P<k>[ \t]*[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.[a-z0-9_-]*(?:pass|password|passwd|token|secret|apikey|api-key|api_key)[ \t]+)(?P<v>[^\s'"]+)[ \t]*$"#,
+        pattern: r#"(?im)^(?P<k>[ \t]*[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.(?:[a-z0-9]+[_-])*(?:(?:smtp|imap|pop|mail|db|ldap|proxy|http|user|admin|root|auth|app)?pass(?:word|wd|phrase)?|token|secret|apikey|api-key|api_key)[ \t]+)(?P<v>[^\s'"]+)[ \t]*$"#,
         replace: "${k}[REDACTED]",
     },
     Rule {
@@ -442,6 +442,11 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         Some(replaced) => Cow::Owned(replaced),
         None => Cow::Borrowed(text),
     };
+    // Before the rules: `password: <value>` would take an app password's first group
+    // and leave three.
+    if let Some(replaced) = near::app_password(&out) {
+        out = Cow::Owned(replaced);
+    }
     // A locale's strings name secrets in every language and hold none.
     let ui_strings = [
         "locales/",
@@ -507,7 +512,7 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     // What no shape gives away: found by what stands next to it. A finder's literal
     // prefilter reads the text as it came (a redaction never removes the words it looks
     // for), so a large output is lower-cased once.
-    let finders: [&Finder; 27] = [
+    let finders: [&Finder; 26] = [
         &wrapped::wrapped_private_keys,
         &|t: &str| wrapped::wallet_keys(t, &lower),
         &near::k8s_secret,
@@ -522,7 +527,6 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         &near::seed_phrase,
         &near::sensitive_values,
         &|t: &str| near::printed_secret(t, &lower),
-        &near::app_password,
         &near::near_words,
         &nested::under_secret_names,
         &layout::secret_columns,

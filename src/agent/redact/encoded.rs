@@ -17,21 +17,41 @@ pub fn in_base64(text: &str, redact: impl Fn(&str) -> String) -> Option<String> 
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
+    let mut line_start = 0;
     let mut i = 0;
     while i < bytes.len() {
+        if bytes[i] == b'\n' {
+            line_start = i + 1;
+        }
         if !is_base64(bytes[i]) || (i > 0 && is_base64(bytes[i - 1])) {
             i += 1;
             continue;
         }
-        let end = run_end(bytes, i);
-        let run = &text[i..end];
-        if (MIN_RUN..=MAX_RUN).contains(&run.len())
-            && let Some(decoded) = decode(run)
-            && redact(&decoded) != decoded
-        {
+        let whole_line = bytes[line_start..i]
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t'));
+        let end = run_end(bytes, i, whole_line);
+        // A short last line may be the blob's end or the next line's word ("Done"):
+        // the lines joined are read first, then the first line alone.
+        let first_line = run_end(bytes, i, false);
+        let holds_secret = |run: &str| {
+            (MIN_RUN..=MAX_RUN).contains(&run.len())
+                && decode(run).is_some_and(|decoded| redact(&decoded) != decoded)
+        };
+        let end = if holds_secret(&text[i..end]) {
+            Some(end)
+        } else {
+            (first_line != end && holds_secret(&text[i..first_line])).then_some(first_line)
+        };
+        if let Some(end) = end {
             out.push_str(&text[last..i]);
             out.push_str(super::REDACTED);
             last = end;
+        }
+        let end = end.unwrap_or(first_line);
+        // A wrapped run spans lines: the line it ends on starts after its last break.
+        if let Some(n) = bytes[i..end].iter().rposition(|b| *b == b'\n') {
+            line_start = i + n + 1;
         }
         i = end.max(i + 1);
     }
@@ -46,35 +66,43 @@ fn is_base64(b: u8) -> bool {
 }
 
 /// Where the run that starts at `start` ends, with its padding: at the end of its line,
-/// or further when the line was all base64 and long, and the next line goes on with it.
-fn run_end(bytes: &[u8], start: usize) -> usize {
-    let line_start = bytes[..start]
-        .iter()
-        .rposition(|b| *b == b'\n')
-        .map_or(0, |i| i + 1);
-    let whole_line = bytes[line_start..start]
-        .iter()
-        .all(|b| matches!(b, b' ' | b'\t'));
+/// or further when it fills a long line of its own (`whole_line`) and the next line is
+/// all base64 too (`base64` wraps at 76, `\n` or `\r\n`).
+fn run_end(bytes: &[u8], start: usize, whole_line: bool) -> usize {
     let mut end = start;
     loop {
         let from = end;
         while end < bytes.len() && is_base64(bytes[end]) {
             end += 1;
         }
-        let line_len = end - from;
-        let next_goes_on = whole_line
-            && line_len >= MIN_WRAPPED_LINE
-            && bytes.get(end) == Some(&b'\n')
-            && bytes.get(end + 1).is_some_and(|b| is_base64(*b));
-        if !next_goes_on {
+        let line_break = match (bytes.get(end), bytes.get(end + 1)) {
+            (Some(b'\n'), _) => 1,
+            (Some(b'\r'), Some(b'\n')) => 2,
+            _ => 0,
+        };
+        let next = end + line_break;
+        let goes_on = whole_line
+            && end - from >= MIN_WRAPPED_LINE
+            && line_break > 0
+            && line_is_base64(&bytes[next..]);
+        if !goes_on {
             break;
         }
-        end += 1;
+        end = next;
     }
     while end < bytes.len() && bytes[end] == b'=' && end - start < MAX_RUN + 2 {
         end += 1;
     }
     end
+}
+
+/// Whether the line that `rest` starts with is base64 and nothing else (its padding at
+/// the end).
+fn line_is_base64(rest: &[u8]) -> bool {
+    let line = &rest[..rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len())];
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let body = line.iter().rposition(|b| *b != b'=').map_or(0, |i| i + 1);
+    body > 0 && line[..body].iter().all(|b| is_base64(*b))
 }
 
 /// The text a run of base64 (standard or URL-safe, wrapped or not, padded or not)
@@ -91,7 +119,7 @@ fn decode(run: &str) -> Option<String> {
             b'0'..=b'9' => c - b'0' + 52,
             b'+' | b'-' => 62,
             b'/' | b'_' => 63,
-            b'\n' | b'=' => continue,
+            b'\n' | b'\r' | b'=' => continue,
             _ => return None,
         };
         acc = (acc << 6) | u32::from(v);
@@ -139,6 +167,30 @@ mod tests {
         let blob = "REFUQUJBU0VfVVJMPXBvc3RncmVzOi8vc2hvcDpabzhVNXlHOXg4aERLQUBkYi5pbnRlcm5hbDo1\nNDMyL3Nob3AK";
         let out = hidden(&format!("$ base64 .env\n{blob}\n$ ")).unwrap();
         assert_eq!(out, "$ base64 .env\n[REDACTED]\n$ ");
+    }
+
+    #[test]
+    fn a_wrapped_blob_ends_where_base64_ends() {
+        // 57 bytes encode to exactly 76 characters; the next line is a word, not more of
+        // the blob.
+        let env = "DATABASE_URL=postgres://shop:Zo8U5yG9x8hDKA@db.int:5432/s";
+        assert_eq!(env.len(), 57);
+        let blob = "REFUQUJBU0VfVVJMPXBvc3RncmVzOi8vc2hvcDpabzhVNXlHOXg4aERLQUBkYi5pbnQ6NTQzMi9z";
+        assert_eq!(decode(blob).as_deref(), Some(env));
+        assert_eq!(
+            hidden(&format!("{blob}\nDone\n")).unwrap(),
+            "[REDACTED]\nDone\n"
+        );
+        // Windows' line breaks join a wrapped blob too.
+        let wrapped = "REFUQUJBU0VfVVJMPXBvc3RncmVzOi8vc2hvcDpabzhVNXlHOXg4aERLQUBkYi5pbnRlcm5hbDo1\r\nNDMyL3Nob3AK\r\n";
+        assert_eq!(hidden(wrapped).unwrap(), "[REDACTED]\r\n");
+    }
+
+    #[test]
+    fn a_long_line_of_words_is_read_once() {
+        // Quadratic reading would take minutes here.
+        let line = "word ".repeat(400_000);
+        assert_eq!(hidden(&line), None);
     }
 
     #[test]

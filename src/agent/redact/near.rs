@@ -659,11 +659,12 @@ pub fn k8s_secret(text: &str) -> Option<String> {
     changed.then_some(out)
 }
 
-/// A Google app password ("abcd efgh ijkl mnop": four groups of four random letters)
+/// A Google app password ("hytq jkko itvf pfyz": four groups of four random letters)
 /// close after a word for a password, in any language, on its line (`password hytq jkko
 /// itvf pfyz` in `.msmtprc`, "Aplikazio-pasahitza sortu dut: yvdn fukn yxes xrfj").
-/// Its first group may be gone already: a rule for `password: <value>` takes one token.
 /// Read by hand, not by a pattern: compiling one cost every hook half a millisecond.
+/// Never where a value was redacted already between the word and the groups (so that
+/// redacting twice takes no more).
 pub fn app_password(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
@@ -688,7 +689,7 @@ pub fn app_password(text: &str) -> Option<String> {
             || said
                 .split(|c: char| !c.is_alphabetic())
                 .any(|w| w == "pass");
-        if names_a_password && drawn_letters(&text[i..end]) {
+        if names_a_password && !before.contains(super::REDACTED) && drawn_letters(&text[i..end]) {
             out.push_str(&text[last..i]);
             out.push_str(super::REDACTED);
             last = end;
@@ -703,8 +704,8 @@ pub fn app_password(text: &str) -> Option<String> {
     })
 }
 
-/// Where four groups of four lower-case letters that start at `i` end (the first group
-/// may be `[REDACTED]`), standing as words of their own.
+/// Where four groups of four lower-case letters that start at `i` end, standing as words
+/// of their own.
 fn four_groups(bytes: &[u8], i: usize) -> Option<usize> {
     let word = |at: usize| {
         bytes
@@ -714,13 +715,10 @@ fn four_groups(bytes: &[u8], i: usize) -> Option<usize> {
     if i > 0 && bytes[i - 1].is_ascii_alphanumeric() {
         return None;
     }
-    let mut at = if word(i) {
-        i + 4
-    } else if bytes[i..].starts_with(super::REDACTED.as_bytes()) {
-        i + super::REDACTED.len()
-    } else {
+    if !word(i) {
         return None;
-    };
+    }
+    let mut at = i + 4;
     for _ in 0..3 {
         if bytes.get(at) != Some(&b' ') || !word(at + 1) {
             return None;
@@ -731,22 +729,14 @@ fn four_groups(bytes: &[u8], i: usize) -> Option<usize> {
 }
 
 /// Whether four groups of four letters are drawn at random, not four words ("then come
-/// back home", six vowels): a group with no vowel, or few vowels in all (a random draw
-/// has three on average).
+/// back home", "when this form says"): a group with no vowel, or two vowels at most in
+/// all (a random draw has three on average; four short words have four or more).
 fn drawn_letters(groups: &str) -> bool {
     let vowel = |c: char| matches!(c, 'a' | 'e' | 'i' | 'o' | 'u');
-    let groups: Vec<&str> = groups
-        .split(' ')
-        .filter(|g| *g != super::REDACTED)
-        .collect();
-    let vowels: usize = groups
-        .iter()
-        .map(|g| g.chars().filter(|c| vowel(*c)).count())
-        .sum();
     groups
-        .iter()
+        .split(' ')
         .any(|g| !g.chars().any(|c| vowel(c) || c == 'y'))
-        || vowels <= groups.len()
+        || groups.chars().filter(|c| vowel(*c)).count() <= 2
 }
 
 /// What a command prints when its output is the secret itself (`op read …`, `gh auth

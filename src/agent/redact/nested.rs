@@ -97,7 +97,8 @@ fn opens_object(line: &str) -> Option<&str> {
     // blocks, whose lines are statements, not a mapping's values.
     let code = key.contains(['(', ')'])
         || [
-            "def ", "class ", "if ", "elif ", "else", "for ", "while ", "with ", "try", "except",
+            "def ", "async ", "class ", "if ", "elif ", "else", "for ", "while ", "with ", "try",
+            "except", "finally", "match ", "case ",
         ]
         .iter()
         .any(|w| key.starts_with(w));

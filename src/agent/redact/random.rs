@@ -3,8 +3,10 @@
 //! NQ8SWjKT…"), a key pasted into a sentence. Only a token no name in code could be:
 //! letters of both cases and digits, capitals side by side and digits in several runs
 //! (`trv2StatRingTableEntryIndex`, a MIB's name, has one run and no two capitals
-//! together). A value after a name (`clientId: "…"`) is left to the rules that read the
-//! name, and a line that is nothing but the token is a block's (a PEM body's) line.
+//! together). A value after a name is left to the rules that read the name when the name
+//! says what it is (`clientId: "…"`, an id, a digest), and taken when it says nothing
+//! (`RELAY_SHARED=…`, `session = …`); a line that is nothing but the token is a block's
+//! (a PEM body's) line.
 
 /// The shortest and longest free token taken (shorter ones are ids and hashes; longer
 /// ones are data).
@@ -32,6 +34,81 @@ fn is_random(token: &str) -> bool {
         && digit_runs >= 3
 }
 
+/// Words of a name whose random value is no secret: an id, a digest, a reference.
+const NAMES_NO_SECRET: &[&str] = &[
+    "id",
+    "ids",
+    "uuid",
+    "guid",
+    "sha",
+    "hash",
+    "digest",
+    "checksum",
+    "etag",
+    "trace",
+    "span",
+    "request",
+    "req",
+    "build",
+    "commit",
+    "revision",
+    "rev",
+    "version",
+    "fingerprint",
+    "kid",
+    "ref",
+    "tag",
+    "image",
+    "name",
+    "file",
+    "path",
+    "url",
+    "uri",
+    "host",
+    "nonce",
+    "state",
+    "cursor",
+    "page",
+    "next",
+    "public",
+    "pub",
+    "anon",
+    "publishable",
+    "site",
+    "integrity",
+    "object",
+    "bucket",
+    "account",
+    "project",
+    "tenant",
+    "user",
+];
+
+/// Whether the text before a value ends in `NAME =` or `NAME:` with a name that says
+/// nothing of what it holds but is no id (`RELAY_SHARED=…`, `session = …`): a random
+/// value there is a secret as much as a free one.
+fn assigned_to_a_plain_name(before: &str) -> bool {
+    let before = before.trim_end().trim_end_matches([':', '=']).trim_end();
+    let before = before.trim_end_matches(['"', '\'']);
+    let name_at = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .map_or(0, |i| i + 1);
+    let name = &before[name_at..];
+    // The name opens its line (a diff's `+`/`-`, an indentation or a list's dash before
+    // it): an assignment, not a sentence's "with: …".
+    let opens_line = before[..name_at]
+        .trim_start_matches(['+', '-', ' ', '\t'])
+        .trim_end_matches(['"', '\''])
+        .trim()
+        .is_empty();
+    let words = crate::text::split_camel(name).to_ascii_lowercase();
+    name.len() >= 2
+        && opens_line
+        && !words
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| NAMES_NO_SECRET.contains(&w))
+}
+
 /// Replaces every random token that stands free in a line; `None` when none.
 pub fn free_tokens(text: &str) -> Option<String> {
     let mut out = String::with_capacity(text.len());
@@ -42,13 +119,20 @@ pub fn free_tokens(text: &str) -> Option<String> {
                 let bare = word.trim_matches(|c: char| {
                     matches!(c, '"' | '\'' | '`' | ',' | '.' | ';' | ')' | '(')
                 });
+                // `NAME=value` written as one word: the value after the sign.
+                let (bare, split) = match bare.split_once('=') {
+                    Some((_, value)) if !is_random(bare) => (value.trim_matches(['"', '\'']), true),
+                    _ => (bare, false),
+                };
                 if !is_random(bare) {
                     return None;
                 }
                 let offset = word.find(bare)?;
                 let before = line[..at + offset].trim_end_matches(['"', '\'', '`', '(']);
-                let named = before.trim_end().ends_with([':', '=', ',', '>']);
-                let alone = line.trim() == word;
+                let named = before.trim_end().ends_with([':', '=', ',', '>'])
+                    && !assigned_to_a_plain_name(before);
+                // A line of its own, but for `NAME=value` written as one word.
+                let alone = line.trim() == word && !split;
                 // An SSH public key's body (`ssh-ed25519 AAAAC3…`) begins with its
                 // length's zero bytes; a public key says so before it.
                 let public = bare.starts_with("AAAA")

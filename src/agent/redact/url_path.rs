@@ -54,7 +54,7 @@ const NAMES_THE_KEY: &[&str] = &[
 const MIN_NAMED_KEY: usize = 16;
 
 /// Replaces every key-shaped path segment that follows a segment naming a key, or a
-/// first segment `t`; `None` when none. A UUID there names a resource
+/// first segment `t` on conda's hosts; `None` when none. A UUID there names a resource
 /// (`/api/keys/<uuid>`), not a key.
 pub fn keys_after_names(text: &str, lower: &str) -> Option<String> {
     static NAMED: OnceLock<Regex> = OnceLock::new();
@@ -62,12 +62,12 @@ pub fn keys_after_names(text: &str, lower: &str) -> Option<String> {
     if !lower.contains("://") || !named.is_match(lower) && !lower.contains("/t/") {
         return None;
     }
-    redact_segments(text, |_, earlier, segment| {
+    redact_segments(text, |host, earlier, segment| {
         let before = earlier.last().copied().unwrap_or("");
-        // A path that opens with `/t/` carries a token next (conda's channels,
-        // `https://conda.anaconda.org/t/<token>/<channel>`); a forum's `/t/<slug>/` is
-        // words, which never look secret.
-        let token_first = before == "t" && earlier.len() == 2;
+        // On conda's hosts a path that opens with `/t/` carries a token next
+        // (`https://conda.anaconda.org/t/<token>/<channel>`); elsewhere `/t/<slug>/` is a
+        // forum's topic.
+        let token_first = before == "t" && earlier.len() == 2 && host.contains("conda");
         (token_first || NAMES_THE_KEY.contains(&before.to_ascii_lowercase().as_str()))
             && segment.len() >= MIN_NAMED_KEY
             && !is_uuid(segment)

@@ -61,7 +61,8 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     }
     // A CI system's mask that shows the last characters (CircleCI's `xxxx6307`).
     let shown = lower.trim_start_matches(['x', '*', '•']);
-    if lower.len() - shown.len() >= 4 && shown.len() <= 4 && value.is_ascii() {
+    let (all, kept) = (lower.chars().count(), shown.chars().count());
+    if all - kept >= 4 && kept <= 4 && shown.chars().all(|c| c.is_ascii_alphanumeric()) {
         return true;
     }
     if [
@@ -394,7 +395,6 @@ fn names_an_entry(key: &str, value: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || matches!(c, '-' | '_'))
 }
 
-/// A UUID (`8-4-4-4-12` hex digits): what names a resource or an object.
 /// Whether a token is a date or a time stamp (`2026-09-14`, `2026-09-14T08:22:51.913Z`,
 /// `2026-09-14 08:22:51+02:00`): digits in a calendar's shape, never a secret.
 pub(super) fn is_timestamp(token: &str) -> bool {
@@ -408,6 +408,7 @@ pub(super) fn is_timestamp(token: &str) -> bool {
     .is_match(token)
 }
 
+/// A UUID (`8-4-4-4-12` hex digits): what names a resource or an object.
 pub(super) fn is_uuid(text: &str) -> bool {
     let parts: Vec<&str> = text.split('-').collect();
     parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12])
