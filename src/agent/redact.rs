@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+mod app_password;
 mod cookie_jar;
 mod dump;
 mod email;
@@ -444,7 +445,7 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     };
     // Before the rules: `password: <value>` would take an app password's first group
     // and leave three.
-    if let Some(replaced) = near::app_password(&out) {
+    if let Some(replaced) = app_password::app_password(&out) {
         out = Cow::Owned(replaced);
     }
     // A locale's strings name secrets in every language and hold none.

@@ -235,7 +235,7 @@ const PASSWORD_WORDS: &[&str] = &[
 
 /// How far before a bare-looking value (all digits, all lower-case letters) its secret
 /// word must stand: right before it, as in "şifresi 39406414".
-const CLOSE: usize = 32;
+pub(super) const CLOSE: usize = 32;
 
 /// How far before a token a secret word may stand (characters, same line).
 const REACH: usize = 48;
@@ -298,7 +298,7 @@ fn says_secret(said: &str) -> bool {
 }
 
 /// Whether a text holds a word for a password.
-fn says_password(said: &str) -> bool {
+pub(super) fn says_password(said: &str) -> bool {
     PASSWORD_WORDS.iter().any(|w| said.contains(w))
 }
 
@@ -657,86 +657,6 @@ pub fn k8s_secret(text: &str) -> Option<String> {
         out.push_str(line);
     }
     changed.then_some(out)
-}
-
-/// A Google app password ("hytq jkko itvf pfyz": four groups of four random letters)
-/// close after a word for a password, in any language, on its line (`password hytq jkko
-/// itvf pfyz` in `.msmtprc`, "Aplikazio-pasahitza sortu dut: yvdn fukn yxes xrfj").
-/// Read by hand, not by a pattern: compiling one cost every hook half a millisecond.
-/// Never where a value was redacted already between the word and the groups (so that
-/// redacting twice takes no more).
-pub fn app_password(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut last = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        let Some(end) = four_groups(bytes, i) else {
-            i += 1;
-            continue;
-        };
-        // Only the few characters before it are read, however long the line.
-        let mut reach = i.saturating_sub(CLOSE * 4);
-        while !text.is_char_boundary(reach) {
-            reach += 1;
-        }
-        let before = &text[reach..i];
-        let before = &before[before.rfind('\n').map_or(0, |n| n + 1)..];
-        let from = before.char_indices().rev().nth(CLOSE).map_or(0, |(n, _)| n);
-        let said = spoken(&before[from..]);
-        let names_a_password = says_password(&said)
-            // `pass` as a word of its own (`pass:`, `app pass`), not "passed in".
-            || said
-                .split(|c: char| !c.is_alphabetic())
-                .any(|w| w == "pass");
-        if names_a_password && !before.contains(super::REDACTED) && drawn_letters(&text[i..end]) {
-            out.push_str(&text[last..i]);
-            out.push_str(super::REDACTED);
-            last = end;
-            i = end;
-        } else {
-            i += 1;
-        }
-    }
-    (last > 0).then(|| {
-        out.push_str(&text[last..]);
-        out
-    })
-}
-
-/// Where four groups of four lower-case letters that start at `i` end, standing as words
-/// of their own.
-fn four_groups(bytes: &[u8], i: usize) -> Option<usize> {
-    let word = |at: usize| {
-        bytes
-            .get(at..at + 4)
-            .is_some_and(|g| g.iter().all(u8::is_ascii_lowercase))
-    };
-    if i > 0 && bytes[i - 1].is_ascii_alphanumeric() {
-        return None;
-    }
-    if !word(i) {
-        return None;
-    }
-    let mut at = i + 4;
-    for _ in 0..3 {
-        if bytes.get(at) != Some(&b' ') || !word(at + 1) {
-            return None;
-        }
-        at += 5;
-    }
-    (!bytes.get(at).is_some_and(u8::is_ascii_alphanumeric)).then_some(at)
-}
-
-/// Whether four groups of four letters are drawn at random, not four words ("then come
-/// back home", "when this form says"): a group with no vowel, or two vowels at most in
-/// all (a random draw has three on average; four short words have four or more).
-fn drawn_letters(groups: &str) -> bool {
-    let vowel = |c: char| matches!(c, 'a' | 'e' | 'i' | 'o' | 'u');
-    groups
-        .split(' ')
-        .any(|g| !g.chars().any(|c| vowel(c) || c == 'y'))
-        || groups.chars().filter(|c| vowel(*c)).count() <= 2
 }
 
 /// What a command prints when its output is the secret itself (`op read …`, `gh auth
