@@ -186,7 +186,11 @@ const IN_GENERAL: &[&str] = &[
 /// is about the work it describes.
 fn asked_in_general(prompt: &str, frame: Frame) -> bool {
     let lower = prompt.to_lowercase();
-    matches!(frame, Frame::Question | Frame::Decision)
+    // A question mark makes a question of a prompt whose words framed it a task ("how
+    // do advisory locks compare to `SELECT … FOR UPDATE`?": "do", "update").
+    let asked = matches!(frame, Frame::Question | Frame::Decision)
+        || frame != Frame::Debug && lower.contains('?');
+    asked
         && word_count(prompt) <= 30
         && IN_GENERAL.iter().any(|m| {
             lower
@@ -369,6 +373,8 @@ mod tests {
         for general in [
             "what is the difference between optimistic and pessimistic locking, in general?",
             "explain how oauth refresh tokens work in simple terms",
+            "how do advisory locks compare to `SELECT ... FOR UPDATE`? when would you reach \
+             for one over the other, in general",
         ] {
             assert_eq!(admit(general), Err("general"), "{general}");
         }
