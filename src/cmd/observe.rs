@@ -1,7 +1,6 @@
 //! `homunculus observe`: run the observer now and say what it learned.
 
 use std::fmt::Write;
-
 use std::time::Duration;
 
 use anyhow::Result;
