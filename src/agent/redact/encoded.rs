@@ -3,6 +3,10 @@
 //! line's run, or a blob wrapped over lines as `base64` prints it) is decoded; when the
 //! bytes are text and redacting that text hides something, the run is hidden.
 
+use base64::Engine;
+use base64::alphabet;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+
 /// The shortest run decoded: 30 bytes, a `user:password` or a short `.env`.
 const MIN_RUN: usize = 40;
 /// The longest run decoded: a bundle of configuration, not an image.
@@ -30,10 +34,14 @@ pub fn in_base64(text: &str, redact: impl Fn(&str) -> String) -> Option<String> 
         let whole_line = bytes[line_start..i]
             .iter()
             .all(|b| matches!(b, b' ' | b'\t'));
-        let end = run_end(bytes, i, whole_line);
         // A short last line may be the blob's end or the next line's word ("Done"):
         // the lines joined are read first, then the first line alone.
         let first_line = run_end(bytes, i, false);
+        let end = if whole_line {
+            run_end(bytes, i, true)
+        } else {
+            first_line
+        };
         let holds_secret = |run: &str| {
             (MIN_RUN..=MAX_RUN).contains(&run.len())
                 && decode(run).is_some_and(|decoded| redact(&decoded) != decoded)
@@ -109,33 +117,36 @@ fn line_is_base64(rest: &[u8]) -> bool {
 /// encodes, when it is text: valid UTF-8, with no control character but line breaks and
 /// tabs.
 fn decode(run: &str) -> Option<String> {
-    let mut bytes = Vec::with_capacity(run.len() * 3 / 4);
-    let mut acc: u32 = 0;
-    let mut bits = 0;
-    for c in run.bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            b'\n' | b'\r' | b'=' => continue,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            bytes.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
+    // One alphabet for both (URL-safe's `-` and `_` are the standard `+` and `/`), and
+    // neither line breaks nor padding; six bits left over make no byte.
+    let mut clean: Vec<u8> = run
+        .bytes()
+        .filter(|b| !matches!(b, b'\n' | b'\r' | b'='))
+        .map(|b| match b {
+            b'-' => b'+',
+            b'_' => b'/',
+            b => b,
+        })
+        .collect();
+    if clean.len() % 4 == 1 {
+        clean.pop();
     }
+    let bytes = LENIENT.decode(&clean).ok()?;
     let text = String::from_utf8(bytes).ok()?;
     let is_text = text
         .chars()
         .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'));
     is_text.then_some(text)
 }
+
+/// The standard alphabet, unpadded, its last character's spare bits not checked (a
+/// run cut from text need not end where its encoder did).
+const LENIENT: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::STANDARD,
+    GeneralPurposeConfig::new()
+        .with_decode_padding_mode(DecodePaddingMode::RequireNone)
+        .with_decode_allow_trailing_bits(true),
+);
 
 #[cfg(test)]
 mod tests {
