@@ -59,7 +59,7 @@ const MIN_NAMED_KEY: usize = 16;
 pub fn keys_after_names(text: &str, lower: &str) -> Option<String> {
     static NAMED: OnceLock<Regex> = OnceLock::new();
     let named = NAMED.get_or_init(|| segment_among(NAMES_THE_KEY));
-    if !lower.contains("://") || !named.is_match(lower) && !lower.contains("/t/") {
+    if !lower.contains("://") || !named.is_match(lower) && !lower.contains("conda") {
         return None;
     }
     redact_segments(text, |host, earlier, segment| {
