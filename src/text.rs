@@ -28,6 +28,21 @@ pub fn one_line(text: &str, max: usize) -> String {
     format!("{}…", clip_chars(&flat, max.saturating_sub(1)))
 }
 
+/// Like [`one_line`], but a cut falls between words when one ends in the last third of
+/// the budget: a title reads "… which is less…", never "… which is le…".
+pub fn one_line_words(text: &str, max: usize) -> String {
+    let line = one_line(text, max);
+    let Some(cut) = line.strip_suffix('…') else {
+        return line;
+    };
+    match cut.rfind(' ') {
+        Some(space) if cut[..space].chars().count() * 3 >= max * 2 => {
+            format!("{}…", cut[..space].trim_end_matches([',', ';', ':']))
+        }
+        _ => line,
+    }
+}
+
 /// Camel case split into words: `StripeWebhook` → `Stripe Webhook`, `muxTokenSecret` →
 /// `mux Token Secret`.
 pub fn split_camel(text: &str) -> String {
@@ -96,6 +111,19 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clipped_title_ends_between_words() {
+        let rule = "You can set group.visible using the vis library which is less work";
+        assert_eq!(
+            one_line_words(rule, 60),
+            "You can set group.visible using the vis library which is…"
+        );
+        assert_eq!(one_line_words("short enough", 60), "short enough");
+        // One long word: cut inside it rather than drop most of the budget.
+        let long = format!("see {}", "x".repeat(80));
+        assert_eq!(one_line_words(&long, 20).chars().count(), 20);
+    }
 
     #[test]
     fn clipping_respects_characters() {

@@ -313,6 +313,12 @@ fn existing_instinct(store: &Store, name: &str) -> Result<PathBuf, Error> {
     }
 }
 
+/// Words a clipped title must not end on.
+const DANGLING: &[&str] = &[
+    "a", "an", "the", "and", "or", "to", "of", "in", "on", "for", "with", "by", "at", "from",
+    "before", "after", "when", "if", "than", "then", "not", "no",
+];
+
 fn title_of(action: &str) -> String {
     let words: Vec<&str> = action
         .split([';', ':'])
@@ -321,7 +327,23 @@ fn title_of(action: &str) -> String {
         .split_whitespace()
         .take(8)
         .collect();
-    let title = words.join(" ").replace('`', "");
+    let mut title = words.join(" ").replace('`', "");
+    // Eight words can end inside an aside ("… files (the") or on a word that leads
+    // nowhere ("… files in the"): a title ends where its sense does.
+    if let Some(open) = title.rfind('(')
+        && !title[open..].contains(')')
+    {
+        title.truncate(open);
+    }
+    while let Some((head, last)) = title.trim_end().rsplit_once(' ')
+        && DANGLING.contains(&last.to_lowercase().as_str())
+    {
+        title = head.to_string();
+    }
+    let title = title
+        .trim_end()
+        .trim_end_matches([',', '-', '—'])
+        .trim_end();
     let mut chars = title.chars();
     chars.next().map_or(String::new(), |c| {
         c.to_uppercase().collect::<String>() + chars.as_str()

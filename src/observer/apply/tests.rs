@@ -8,6 +8,18 @@ fn titles() {
         title_of("run `cargo nextest run` instead; x"),
         "Run cargo nextest run instead"
     );
+    assert_eq!(
+        title_of("Never make manual changes to generated files (the user's rule)"),
+        "Never make manual changes to generated files"
+    );
+    assert_eq!(
+        title_of("Always run the formatter on the files in the workspace before committing"),
+        "Always run the formatter on the files"
+    );
+    assert_eq!(
+        title_of("Use pnpm (not npm) here always"),
+        "Use pnpm (not npm) here always"
+    );
 }
 
 #[test]

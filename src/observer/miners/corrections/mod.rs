@@ -351,7 +351,10 @@ fn finding(obs: &Observation, key: String, rule: &Rule, said: &str) -> Finding {
     } else {
         format!("{sentence} (the user's rule)")
     };
-    f.title = format!("User rule: {}", crate::text::one_line(&rule.sentence, 60));
+    f.title = format!(
+        "User rule: {}",
+        crate::text::one_line_words(&rule.sentence, 60)
+    );
     f.explicit = rule.explicit;
     f.provenance = crate::memory::provenance::Provenance::User;
     f.evidence = format!(
