@@ -148,7 +148,7 @@ pub fn last_answer(tail: &str) -> Option<String> {
         }
         // The first sentence that says something ("Perfect!" does not).
         let mut rest = text;
-        let mut first = "";
+        let mut first = None;
         while !rest.is_empty() {
             let end = rest
                 .char_indices()
@@ -157,20 +157,58 @@ pub fn last_answer(tail: &str) -> Option<String> {
                         || (matches!(c, '.' | '!' | '?') && rest[i + 1..].starts_with([' ', '\n']))
                 })
                 .map_or(rest.len(), |(i, c)| i + c.len_utf8());
-            first = rest[..end].trim();
-            // A heading or an announcement of a list says nothing by itself.
-            let said = first.split_whitespace().count() >= 4
-                && !first.starts_with('#')
-                && !first.ends_with(':');
+            let sentence = rest[..end].trim();
+            // A heading, an announcement of a list or of the next step says nothing by
+            // itself.
+            let said = sentence.split_whitespace().count() >= 4
+                && !sentence.starts_with('#')
+                && !sentence.ends_with(':')
+                && !announces_a_step(sentence);
             if said {
+                first = Some(sentence);
                 break;
             }
             rest = rest[end..].trim_start();
         }
-        let first = crate::agent::redact::redact(first);
+        // An answer that only announces its next step ("let me find where `codes` is
+        // imported:") is a turn cut short, not how the session ended: the outcome of the
+        // turn before stands.
+        let first = crate::agent::redact::redact(first?);
         return Some(crate::text::one_line(&first, 200));
     }
     None
+}
+
+/// Whether a sentence announces what the agent is about to do ("Let me try a different
+/// approach", "Now I'll update the tests", "Now I have everything I need").
+fn announces_a_step(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    let lower = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let lower = [
+        "now, ",
+        "now ",
+        "ok, ",
+        "okay, ",
+        "good, ",
+        "great, ",
+        "perfect, ",
+    ]
+    .iter()
+    .find_map(|p| lower.strip_prefix(p))
+    .unwrap_or(lower);
+    [
+        "let me ",
+        "let's ",
+        "i'll ",
+        "i will ",
+        "i'm going to ",
+        "i need to ",
+        "i have everything",
+        "i have enough",
+        "next, i",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p))
 }
 
 /// The context use (percent) of a session from the tail of its transcript: the last
@@ -216,6 +254,39 @@ pub fn context_used(tail: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn how_a_session_ended_is_its_last_answer_that_says_something() {
+        let answer = |text: &str| {
+            let line = serde_json::json!({"type": "assistant", "message": {"content": [{"type": "text", "text": text}]}});
+            last_answer(&line.to_string())
+        };
+        assert_eq!(
+            answer("Perfect! The export now writes UTF-8 with a BOM.").as_deref(),
+            Some("The export now writes UTF-8 with a BOM.")
+        );
+        assert_eq!(
+            answer("Let me check the tests. All 214 tests pass now.").as_deref(),
+            Some("All 214 tests pass now.")
+        );
+        // Only the next step announced: the turn was cut short.
+        for step in [
+            "I also need to put `grpc` back — let me find where `codes` and `status` are in the imports:",
+            "Let me try a different approach:",
+            "Now I have everything I need.",
+            "Now I'll update the resolver tests too.",
+        ] {
+            assert_eq!(answer(step), None, "{step}");
+        }
+        // Not an earlier text of the same turn either: that was said mid-work too (the
+        // Stop hook keeps the outcome of the turn before).
+        let tail = format!(
+            "{}\n{}",
+            serde_json::json!({"type": "assistant", "message": {"content": [{"type": "text", "text": "The build fails because the proto is stale."}]}}),
+            serde_json::json!({"type": "assistant", "message": {"content": [{"type": "text", "text": "Let me try a different approach:"}]}})
+        );
+        assert_eq!(last_answer(&tail), None);
+    }
 
     #[test]
     fn context_use_from_the_last_response() {
