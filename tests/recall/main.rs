@@ -609,6 +609,29 @@ fn recall_on_the_thirteenth_held_out_set() {
 /// sets): 84%, 2 of 10 and 76%.
 const HELD_OUT_13: (f64, f64, f64) = (0.82, 0.20, 0.73);
 
+/// 46 prompts by a fourteenth reviewer (`heldout14.toml`), written before the change
+/// they measure: twenty-six English work prompts (five with a pasted log of 18 to 28
+/// lines, follow-ups, symptoms, plans the memory argues against), four in French,
+/// German, Portuguese and Spanish, four past-work questions and twelve with nothing
+/// relevant: six questions about how something works, without "in general", and six
+/// small tasks that share a word with a memory. Never read: only figures are printed.
+#[test]
+fn recall_on_the_fourteenth_held_out_set() {
+    held_out_held_within(
+        "heldout14.toml",
+        "fourteenth held-out set (never read)",
+        HELD_OUT_14,
+        HELD_OUT_14_BM25_GAP,
+    );
+}
+
+/// Where the fourteenth set stood as it came, before any change measured on it: 71%
+/// precision, 3 of 12 unrelated prompts served, 65% of the answerable ones.
+const HELD_OUT_14: (f64, f64, f64) = (0.69, 0.25, 0.63);
+/// As it came, search with the whole prompt ranked below plain BM25 on this set
+/// (nDCG@10 0.64 against 0.67): a gap the floor holds, not one it hides.
+const HELD_OUT_14_BM25_GAP: f64 = 0.04;
+
 fn held_out(set: &str, label: &str) {
     held_out_with(set, label, HELD_OUT.2);
 }
