@@ -190,6 +190,16 @@ const STOPWORDS: &[&str] = &[
     "project",
     "repo",
     "codebase",
+    // How many says which, not what: "two short paragraphs", "three of them".
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
     // Conversation around the request says nothing about its topic.
     "said",
     "says",
@@ -238,7 +248,9 @@ pub fn query_words_in(index: &Index, text: &str, foreign: Option<&Foreign>) -> V
         .split_whitespace()
         .map(url_words)
         .filter(|w| {
-            let bare = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+            // An apostrophe at a word's edge is a quote ('what went well'), not part of
+            // a contraction.
+            let bare = w.trim_matches(|c: char| !c.is_alphanumeric());
             !STOPWORDS.contains(&bare.to_lowercase().as_str())
                 && !foreign.is_some_and(|f| f.is_function_word(bare))
         })

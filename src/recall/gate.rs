@@ -176,6 +176,11 @@ const IN_GENERAL: &[&str] = &[
     "in simple terms",
     "in layman's terms",
     "eli5",
+    "like i'm five",
+    "like im five",
+    "like i am five",
+    "like i'm 5",
+    "like im 5",
     "interview prep",
     "for an interview",
     "conceptually",
@@ -372,6 +377,7 @@ mod tests {
         // A question asked in general, not about this work.
         for general in [
             "what is the difference between optimistic and pessimistic locking, in general?",
+            "explain the difference between a mutex and a semaphore like i'm five",
             "explain how oauth refresh tokens work in simple terms",
             "how do advisory locks compare to `SELECT ... FOR UPDATE`? when would you reach \
              for one over the other, in general",

@@ -273,3 +273,17 @@ fn an_episode_of_no_project_holds_everywhere_a_session_of_none_does_not() {
         "{items:?}"
     );
 }
+
+#[test]
+fn a_quoted_stopword_or_a_count_is_no_keyword() {
+    let m = Memory::new();
+    let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
+    let words = crate::index::search::query_words(
+        &idx,
+        "suggest a format that isn't just 'what went well / what didn't', two short paragraphs",
+    );
+    for said_nothing in ["what", "two", "didn"] {
+        assert!(!words.iter().any(|w| w == said_nothing), "{words:?}");
+    }
+    assert!(words.iter().any(|w| w == "format"), "{words:?}");
+}
