@@ -207,6 +207,23 @@ fn redaction() {
         prop_assert_eq!(redact(&once).into_owned(), once);
         Ok(())
     });
+    // A value after a name, the name in any script: the shapes the rules read, where a
+    // byte index can fall inside a letter (`léarscáileanna: <token>` once panicked).
+    fuzz(
+        "redaction of named values",
+        (
+            "[a-zé日üñ_ .-]{0,14}",
+            "(: |=| = |:|, | )",
+            "[A-Za-z0-9]{12,40}",
+            ".{0,16}",
+        ),
+        |(name, sep, value, tail)| {
+            let text = format!("{name}{sep}{value}{tail}");
+            let once = redact(&text).into_owned();
+            prop_assert_eq!(redact(&once).into_owned(), once);
+            Ok(())
+        },
+    );
     fuzz(
         "redaction in noise",
         ("[a-z ]{0,30}", "[a-z ]{0,30}"),

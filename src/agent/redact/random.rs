@@ -90,9 +90,13 @@ const NAMES_NO_SECRET: &[&str] = &[
 fn assigned_to_a_plain_name(before: &str) -> bool {
     let before = before.trim_end().trim_end_matches([':', '=']).trim_end();
     let before = before.trim_end_matches(['"', '\'']);
+    // After the last character that is no part of a name (which may be `é`: the index
+    // past it, not past its first byte).
     let name_at = before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let name = &before[name_at..];
     // The name opens its line (a diff's `+`/`-`, an indentation or a list's dash before
     // it): an assignment, not a sentence's "with: …".
@@ -170,5 +174,23 @@ mod tests {
         ] {
             assert_eq!(free_tokens(text), None, "{text}");
         }
+    }
+
+    #[test]
+    fn a_name_after_a_letter_of_several_bytes() {
+        // Panicked once: the name's start was one byte past `á`, inside it.
+        let text = "eochair nua don tseirbhís léarscáileanna: Hq7LmZPw2XbRT9vKsNy4QdJcFE8ua3GtWnB5";
+        let out = free_tokens(text).unwrap_or_else(|| text.to_string());
+        assert!(out.starts_with("eochair nua"), "{out}");
+        for before in [
+            "léarscáileanna:",
+            "séance =",
+            "ü=",
+            "日本語 relay_shared =",
+            "é",
+        ] {
+            assigned_to_a_plain_name(before);
+        }
+        assert!(assigned_to_a_plain_name("RELAY_SHARED ="));
     }
 }
