@@ -162,6 +162,40 @@ const SECRET_WORDS: &[&str] = &[
     "құпия",
     "жашыруун",
     "maxfiy",
+    // Written from common usage, for languages the lists above lacked.
+    "cyfrinach",
+    "allwedd",
+    "eochair",
+    "rúnda",
+    "geheim",
+    "ukhiye",
+    "imfihlo",
+    "калид",
+    "махф",
+    "מפתח",
+    "סוד",
+    "κλειδί",
+    "คีย์",
+    "กุญแจ",
+    "ความลับ",
+    "ŝlosilo",
+    "sekret",
+    "klíč",
+    "ključ",
+    "nyckel",
+    "nøgle",
+    "nøkkel",
+    "avain",
+    "kulcs",
+    "kunci",
+    "cheie",
+    "raktas",
+    "atslēga",
+    "võti",
+    "कुंजी",
+    "مفتاح",
+    "کلید",
+    "ufunguo",
 ];
 
 /// Words that announce a password, which may be only digits ("şifresi 39406414").
@@ -231,6 +265,29 @@ const PASSWORD_WORDS: &[&str] = &[
     "ಪಾಸ್‌ವರ್ಡ್",
     "પાસવર્ડ",
     "ਪਾਸਵਰਡ",
+    // Written from common usage, for languages the list above lacked.
+    "cyfrinair",
+    "pasfhocal",
+    "focal faire",
+    "facal-faire",
+    "wagwoord",
+    "wachtwurd",
+    "passwuert",
+    "iphasiwedi",
+    "סיסמה",
+    "סיסמא",
+    "κωδικός πρόσβασης",
+    "συνθηματικ",
+    "รหัสผ่าน",
+    "contrasinal",
+    "ପାସୱାର୍ଡ",
+    "pasvorto",
+    "kalmar sirri",
+    "furaha sirta",
+    "tenimiafina",
+    "kelma sigrieta",
+    "şîfre",
+    "loyniorð",
 ];
 
 /// How far before a bare-looking value (all digits, all lower-case letters) its secret
@@ -289,7 +346,35 @@ pub(super) fn looks_secret(token: &str) -> bool {
         && !token.starts_with(['/', '~', '.', '$', '<', '{', '['])
         && !super::value::is_shell_syntax(token)
         && !super::value::is_timestamp(token)
+        && !is_address(token)
         && ((n >= 8 && kinds >= 3) || (n >= 20 && kinds >= 2 && !symbol) || hex || base32)
+}
+
+/// A host's name (`relay-01.sorvane.internal`) or what follows a URL's `@`
+/// (`@localhost:5432/ledger`): where a secret is used, never one.
+fn is_address(token: &str) -> bool {
+    let token = token.trim_end_matches(['`', '\'', '"', ',', ')']);
+    let (host, rest) = match token.strip_prefix('@') {
+        Some(after) => after.split_at(after.find([':', '/']).unwrap_or(after.len())),
+        None => (token, ""),
+    };
+    let labels: Vec<&str> = host.split('.').collect();
+    let named = labels.len() >= 2
+        && labels.iter().all(|l| {
+            !l.is_empty()
+                && l.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        })
+        && labels
+            .last()
+            .is_some_and(|tld| tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_lowercase()));
+    // After an `@`, a single name will do (`@localhost:5432`), with a port or a path.
+    let local = token.starts_with('@')
+        && !host.is_empty()
+        && host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        && (rest.starts_with(':') && rest[1..].starts_with(|c: char| c.is_ascii_digit())
+            || rest.starts_with('/'));
+    named && (rest.is_empty() || rest.starts_with([':', '/'])) || local
 }
 
 /// Whether a text holds a word for a secret or for a password.

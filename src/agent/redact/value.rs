@@ -23,6 +23,10 @@ pub(super) const PUBLIC: &[&str] = &[
     "object",
     "dedup",
     "instrumentation",
+    // PubNub's publish and subscribe keys ship in every browser bundle; its secret key
+    // is another.
+    "publish",
+    "subscribe",
 ];
 
 /// A value that says it stands in for a secret: documentation's `…EXAMPLEKEY`,
@@ -139,7 +143,8 @@ fn is_public_block(value: &str) -> bool {
 pub(super) fn is_shell_syntax(value: &str) -> bool {
     // Not XML's `>value</Pass>`: a redirection goes to a path, a descriptor or appends.
     let v = value.trim_start_matches(|c: char| c.is_ascii_digit() || c == '&');
-    v == ">" || [">/", ">&", ">>", "|"].iter().any(|p| v.starts_with(p))
+    // A lone backslash continues the line: the value is on the next one.
+    v == ">" || value == "\\" || [">/", ">&", ">>", "|"].iter().any(|p| v.starts_with(p))
 }
 
 /// Cookies analytics tools set on every visitor (Google Analytics' `_ga`, `_gid`, Ads'
@@ -334,7 +339,14 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
             key.strip_suffix(a)
                 .is_some_and(|k| k.ends_with(['_', '-', '.']))
         });
+    // The name proper: the key's last word (`<assemblyIdentity … publicKeyToken=`).
+    let name = key
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .find(|w| !w.is_empty())
+        .unwrap_or("");
+    // `publicKey`, `public_key`, `publicKeyToken` (.NET's strong name): public by name.
     let public = is_site_key(&key)
+        || name.starts_with("public")
         || PUBLIC.iter().any(|p| {
             key.strip_suffix("key")
                 .map(|k| k.strip_suffix(['_', '-']).unwrap_or(k))
@@ -360,7 +372,12 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
         let digits = v.chars().take_while(char::is_ascii_digit).count();
         digits > 0 && v[digits..].starts_with('/')
     };
+    // Where only the value's look tells a key from a name: the user of `curl -u USER:`
+    // with no password, an RTMP URL's last segment (`/live/stream1` is a test stream).
+    let judged_by_look =
+        key.ends_with(" -u") || key.ends_with(" --user") || key.starts_with("rtmp");
     !(v.is_empty()
+        || judged_by_look && !super::near::looks_secret(v)
         || is_placeholder(v)
         || is_prose(v)
         || is_shell_syntax(v)
