@@ -31,15 +31,20 @@ pub fn one_line(text: &str, max: usize) -> String {
 /// Like [`one_line`], but a cut falls between words when one ends in the last third of
 /// the budget: a title reads "… which is less…", never "… which is le…".
 pub fn one_line_words(text: &str, max: usize) -> String {
-    let line = one_line(text, max);
-    let Some(cut) = line.strip_suffix('…') else {
-        return line;
-    };
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let cut = clip_chars(&flat, max.saturating_sub(1));
+    // Cut right at a word's end: the word is whole.
+    if flat[cut.len()..].starts_with(' ') {
+        return format!("{}…", cut.trim_end_matches([',', ';', ':']));
+    }
     match cut.rfind(' ') {
         Some(space) if cut[..space].chars().count() * 3 >= max * 2 => {
             format!("{}…", cut[..space].trim_end_matches([',', ';', ':']))
         }
-        _ => line,
+        _ => format!("{cut}…"),
     }
 }
 
@@ -120,6 +125,10 @@ mod tests {
             "You can set group.visible using the vis library which is…"
         );
         assert_eq!(one_line_words("short enough", 60), "short enough");
+        // Already ending in an ellipsis and within the budget: as it is.
+        assert_eq!(one_line_words("wait for it…", 60), "wait for it…");
+        // A cut at a word's end keeps the word.
+        assert_eq!(one_line_words("abcd efgh ijkl", 10), "abcd efgh…");
         // One long word: cut inside it rather than drop most of the budget.
         let long = format!("see {}", "x".repeat(80));
         assert_eq!(one_line_words(&long, 20).chars().count(), 20);

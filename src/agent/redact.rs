@@ -52,8 +52,8 @@ const RULES: &[Rule] = &[
         // A Java `.properties` value continued on the next line (`password=\`): the
         // value is the next line's first word.
         prefilter: &["\\\n", "\\\r\n"],
-        pattern: r#"(?im)(?P<k>^[ \t]*[\w.-]*(?:password|passwd|secret|token|api[_.-]?key|private[_.-]?key|credentials?)[\w.-]*[ \t]*[=:][ \t]*\\\r?\n[ \t]+)(?P<v>[^\s\\]+)"#,
-        replace: "${k}[REDACTED]",
+        pattern: r#"(?im)(?P<k>^[ \t]*[\w.-]*(?:password|passwd|secret|token|api[_.-]?key|private[_.-]?key|credentials?)[\w.-]*[ \t]*=[ \t]*)(?P<c>\\\r?\n[ \t]*)(?P<v>[^\s\\]+)"#,
+        replace: "${k}${c}[REDACTED]",
     },
     Rule {
         prefilter: &["-----begin"],
@@ -153,22 +153,22 @@ const RULES: &[Rule] = &[
             "--client-secret",
             "curl",
         ],
-        pattern: r#"(?P<k>(?:--(?:password|passwd|token|secret|secret-key|private-key|access-key|api-key|apikey|auth-token|client-secret)(?:=|\s+)|(?:\bcurl\b[^\n]*?\s(?:-u|--user)\s+[^\s:]+:)))(?:"[^"\n]*"|'[^'\n]*'|[^\s"'$][^\s]*)"#,
+        pattern: r#"(?P<k>(?:--(?:password|passwd|token|secret|secret-key|private-key|access-key|api-key|apikey|auth-token|client-secret)(?:=|\s+(?:\\\r?\n\s*)?)|(?:\bcurl\b[^\n]*?\s(?:-u|--user)\s+[^\s:]+:)))(?:"[^"\n]*"|'[^'\n]*'|[^\s"'$][^\s]*)"#,
         replace: "${k}[REDACTED]",
     },
     Rule {
         // `curl -u KEY:` with nothing after the colon: the user is the API key (Stripe,
         // ImageKit, Mailgun's `api:` aside), the empty password says so.
         prefilter: &["curl"],
-        pattern: r#"(?P<k>\bcurl\b[^\n]*?\s(?:-u|--user)\s+["']?)(?P<v>[^\s:'"$<{][^\s:'"]{15,}):(?P<t>["']?(?:\s|$))"#,
+        pattern: r#"(?P<k>\bcurl\b(?:[^\n]|\\\r?\n)*?\s(?:-u\s*|--user\s+)["']?)(?P<v>[^\s:'"$<{][^\s:'"]{15,}):(?P<t>["']?(?:\s|$))"#,
         replace: "${k}[REDACTED]:${t}",
     },
     Rule {
         // An RTMP ingest URL ends in the stream key (`rtmp://a.rtmp.youtube.com/live2/KEY`,
         // Twitch's `/app/live_…`): whoever has it broadcasts as the channel.
         prefilter: &["rtmp"],
-        pattern: r#"(?P<k>\brtmps?://[^\s/'"]+/[^\s/'"]+/)(?P<v>[^\s/'"?]{8,})"#,
-        replace: "${k}[REDACTED]",
+        pattern: r#"(?P<k>\brtmps?://[^\s/'"]+/(?:[^\s/'"]+/)+)(?P<v>[^\s/'"?]{8,})(?P<t>[\s'"?]|$)"#,
+        replace: "${k}[REDACTED]${t}",
     },
     Rule {
         prefilter: &["mysql", "mariadb"],
@@ -505,7 +505,9 @@ pub fn redact(text: &str) -> Cow<'_, str> {
                     !is_secret_value(key, v.as_str())
                         || value::in_arn(&hay[..start])
                         // `${NAME:?message}`: the shell's error message, not a value.
-                        || hay[..start].ends_with("${") && v.as_str().starts_with('?')
+                        || v.as_str().starts_with('?')
+                            && (hay[..start].ends_with("${")
+                                || hay[..start].ends_with('$') && whole.starts_with('{'))
                         || value::record_key(key, after)
                         || ui_strings && value::is_ui_string(v.as_str())
                 })

@@ -199,7 +199,6 @@ const STOPWORDS: &[&str] = &[
     "seven",
     "eight",
     "nine",
-    "ten",
     // Conversation around the request says nothing about its topic.
     "said",
     "says",

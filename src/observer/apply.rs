@@ -313,6 +313,8 @@ fn existing_instinct(store: &Store, name: &str) -> Result<PathBuf, Error> {
     }
 }
 
+/// The most words of an action a title takes.
+const TITLE_WORDS: usize = 8;
 /// Words a clipped title must not end on.
 const DANGLING: &[&str] = &[
     "a", "an", "the", "and", "or", "to", "of", "in", "on", "for", "with", "by", "at", "from",
@@ -320,30 +322,39 @@ const DANGLING: &[&str] = &[
 ];
 
 fn title_of(action: &str) -> String {
-    let words: Vec<&str> = action
+    let all: Vec<&str> = action
         .split([';', ':'])
         .next()
         .unwrap_or(action)
         .split_whitespace()
-        .take(8)
         .collect();
-    let mut title = words.join(" ").replace('`', "");
+    let mut title = all[..all.len().min(TITLE_WORDS)].join(" ").replace('`', "");
     // Eight words can end inside an aside ("… files (the") or on a word that leads
-    // nowhere ("… files in the"): a title ends where its sense does.
-    if let Some(open) = title.rfind('(')
-        && !title[open..].contains(')')
-    {
-        title.truncate(open);
+    // nowhere ("… files in the"): a clipped title ends where its sense does. A title
+    // that was not clipped is the action's own words ("Answer yes or no").
+    if all.len() > TITLE_WORDS {
+        if let Some(open) = title.rfind('(')
+            && open > 0
+            && !title[open..].contains(')')
+        {
+            title.truncate(open);
+        }
+        loop {
+            let trimmed = title
+                .trim_end()
+                .trim_end_matches([',', '-', '—'])
+                .trim_end();
+            match trimmed.rsplit_once(' ') {
+                Some((head, last)) if DANGLING.contains(&last.to_lowercase().as_str()) => {
+                    title = head.to_string();
+                }
+                _ => {
+                    title = trimmed.to_string();
+                    break;
+                }
+            }
+        }
     }
-    while let Some((head, last)) = title.trim_end().rsplit_once(' ')
-        && DANGLING.contains(&last.to_lowercase().as_str())
-    {
-        title = head.to_string();
-    }
-    let title = title
-        .trim_end()
-        .trim_end_matches([',', '-', '—'])
-        .trim_end();
     let mut chars = title.chars();
     chars.next().map_or(String::new(), |c| {
         c.to_uppercase().collect::<String>() + chars.as_str()

@@ -176,15 +176,20 @@ const IN_GENERAL: &[&str] = &[
     "in simple terms",
     "in layman's terms",
     "eli5",
+    "interview prep",
+    "for an interview",
+    "conceptually",
+    "in theory",
+];
+
+/// ELI5 spelt out: general only where it ends the request ("… like I'm five", not "looks
+/// like i'm five commits behind").
+const LIKE_FIVE: &[&str] = &[
     "like i'm five",
     "like im five",
     "like i am five",
     "like i'm 5",
     "like im 5",
-    "interview prep",
-    "for an interview",
-    "conceptually",
-    "in theory",
 ];
 
 /// A short question asked in general: a longer prompt that says "in general" in passing
@@ -197,11 +202,17 @@ fn asked_in_general(prompt: &str, frame: Frame) -> bool {
         || frame != Frame::Debug && lower.contains('?');
     asked
         && word_count(prompt) <= 30
-        && IN_GENERAL.iter().any(|m| {
+        && (IN_GENERAL.iter().any(|m| {
             lower
                 .match_indices(m)
                 .any(|(at, _)| !lower[..at].ends_with(|c: char| c.is_alphanumeric()))
-        })
+        }) || LIKE_FIVE.iter().any(|m| {
+            lower.match_indices(m).any(|(at, _)| {
+                lower[at + m.len()..]
+                    .trim_start_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace())
+                    .is_empty()
+            })
+        }))
 }
 
 /// The fewest words a prompt needs to be looked up: terse work ("tf lock stuck",
@@ -386,6 +397,7 @@ mod tests {
         }
         // A task or a long account that says so in passing is still about the work.
         for work in [
+            "looks like i'm five commits behind main, how do i rebase without losing the fix?",
             "the import is fast in general but the csv path times out, fix it",
             "in general our exporter writes utf-8, but when a payee has an accent the ofx \
              file comes out garbled and the bank rejects it; what would be the cleanest way \

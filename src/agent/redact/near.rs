@@ -164,38 +164,16 @@ const SECRET_WORDS: &[&str] = &[
     "maxfiy",
     // Written from common usage, for languages the lists above lacked.
     "cyfrinach",
-    "allwedd",
-    "eochair",
     "rúnda",
-    "geheim",
     "ukhiye",
     "imfihlo",
     "калид",
     "махф",
-    "מפתח",
-    "סוד",
-    "κλειδί",
     "คีย์",
     "กุญแจ",
     "ความลับ",
     "ŝlosilo",
-    "sekret",
-    "klíč",
-    "ključ",
-    "nyckel",
-    "nøgle",
-    "nøkkel",
-    "avain",
-    "kulcs",
-    "kunci",
-    "cheie",
-    "raktas",
-    "atslēga",
-    "võti",
-    "कुंजी",
-    "مفتاح",
     "کلید",
-    "ufunguo",
 ];
 
 /// Words that announce a password, which may be only digits ("şifresi 39406414").
@@ -269,7 +247,7 @@ const PASSWORD_WORDS: &[&str] = &[
     "cyfrinair",
     "pasfhocal",
     "focal faire",
-    "facal-faire",
+    "facal faire",
     "wagwoord",
     "wachtwurd",
     "passwuert",
@@ -347,17 +325,17 @@ pub(super) fn looks_secret(token: &str) -> bool {
         && !super::value::is_shell_syntax(token)
         && !super::value::is_timestamp(token)
         && !is_address(token)
+        && !super::value::is_public_by_prefix(token)
         && ((n >= 8 && kinds >= 3) || (n >= 20 && kinds >= 2 && !symbol) || hex || base32)
 }
 
 /// A host's name (`relay-01.sorvane.internal`) or what follows a URL's `@`
 /// (`@localhost:5432/ledger`): where a secret is used, never one.
 fn is_address(token: &str) -> bool {
-    let token = token.trim_end_matches(['`', '\'', '"', ',', ')']);
-    let (host, rest) = match token.strip_prefix('@') {
-        Some(after) => after.split_at(after.find([':', '/']).unwrap_or(after.len())),
-        None => (token, ""),
-    };
+    // The end of a sentence or a clause is no part of it.
+    let token = token.trim_end_matches(['`', '\'', '"', ',', ')', '.', ';', ':']);
+    let bare = token.strip_prefix('@').unwrap_or(token);
+    let (host, rest) = bare.split_at(bare.find([':', '/']).unwrap_or(bare.len()));
     let labels: Vec<&str> = host.split('.').collect();
     let named = labels.len() >= 2
         && labels.iter().all(|l| {
@@ -374,7 +352,12 @@ fn is_address(token: &str) -> bool {
         && host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
         && (rest.starts_with(':') && rest[1..].starts_with(|c: char| c.is_ascii_digit())
             || rest.starts_with('/'));
-    named && (rest.is_empty() || rest.starts_with([':', '/'])) || local
+    // A port is digits, then a path or nothing (`db-02.acme.internal:5432/app`).
+    let port_ok = rest.strip_prefix(':').is_none_or(|p| {
+        let digits = p.bytes().take_while(u8::is_ascii_digit).count();
+        digits > 0 && (p.len() == digits || p[digits..].starts_with('/'))
+    });
+    named && port_ok || local
 }
 
 /// Whether a text holds a word for a secret or for a password.

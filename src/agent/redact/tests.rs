@@ -1101,6 +1101,59 @@ fn shapes_of_the_fourteenth_corpus() {
     }
 }
 
+/// What an independent review of those rules found: close variants they leaked, and
+/// harmless text they took.
+#[test]
+fn the_fourteenth_rounds_review() {
+    for (text, secret) in [
+        // A name that only begins like an RTMP URL is judged as any other.
+        ("RTMP_PASSWORD=hunter22", "hunter22"),
+        (
+            "rtmp://streamer:hunter22@live.example.com/app/x",
+            "hunter22",
+        ),
+        // A publish key outside PubNub is a secret.
+        (
+            "NUGET_PUBLISH_KEY=oy2kd7qz3m5xw8p1vt6rb9hc4nj0fgs2la7ue3yk5wq8",
+            "oy2kd7qz3m5xw8p1vt6rb9hc4nj0fgs2la7ue3yk5wq8",
+        ),
+        // `curl -u KEY:` after a continued line, and attached.
+        (
+            "curl -X POST https://upload.example.io/api/v1/files \\\n  -u private_lKj9Qm2Xw8Rt5Vb3Np7Zq2: \\\n  -F file=@a.png",
+            "private_lKj9Qm2Xw8Rt5Vb3Np7Zq2",
+        ),
+        (
+            "curl -uprivate_lKj9Qm2Xw8Rt5Vb3Np7Zq2: https://api.example.io/v1",
+            "private_lKj9Qm2Xw8Rt5Vb3Np7Zq2",
+        ),
+        // A continued value without indentation; an option's value on the next line.
+        ("db.password=\\\nZt4q!Lw9Rk2mPx7V\n", "Zt4q!Lw9Rk2mPx7V"),
+        (
+            "psql-tool --password \\\n    Zt4q!Lw9Rk2mPx7V",
+            "Zt4q!Lw9Rk2mPx7V",
+        ),
+        // An RTMP path with a middle segment.
+        (
+            "rtmp://ingest.example.tv/app/eu1/live_48213977_Qw3rTy8uIoP2aSdF",
+            "live_48213977_Qw3rTy8uIoP2aSdF",
+        ),
+    ] {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{text} -> {out}");
+    }
+    for text in [
+        "      APP_KEY: ${APP_KEY:?APP_KEY is required}",
+        "tokenizer_name = \\\n    \"bert-base-uncased\"",
+        "rotate-secrets: \\\n\tbuild",
+        "rtmp://localhost/live/test-stream-1",
+        "rtmp://127.0.0.1/live/stream_1080p",
+        "The signing key is on vault-01.corp.internal.",
+        "ssh key for db-02.acme.internal:22",
+    ] {
+        assert_eq!(redact(text), text, "{text}");
+    }
+}
+
 /// The thirteenth corpus's read half, as rules: each shape alone (values made up here).
 #[test]
 fn shapes_of_the_thirteenth_corpus() {

@@ -23,11 +23,32 @@ pub(super) const PUBLIC: &[&str] = &[
     "object",
     "dedup",
     "instrumentation",
-    // PubNub's publish and subscribe keys ship in every browser bundle; its secret key
-    // is another.
-    "publish",
-    "subscribe",
 ];
+
+/// A value public by its vendor's prefix: PubNub's publish and subscribe keys ship in
+/// every browser bundle (its secret key is `sec-c-…`).
+pub(super) fn is_public_by_prefix(value: &str) -> bool {
+    let v = value.trim_matches(['"', '\'', '`']);
+    v.starts_with("pub-c-") || v.starts_with("sub-c-")
+}
+
+/// An RTMP URL on this machine or the local network (`rtmp://localhost/live/`): a test
+/// stream's name, not an ingest's key.
+fn is_local_stream(key: &str) -> bool {
+    let host = key
+        .split("://")
+        .nth(1)
+        .unwrap_or("")
+        .split(['/', ':'])
+        .next()
+        .unwrap_or("");
+    host == "localhost"
+        || host.starts_with("127.")
+        || host == "0.0.0.0"
+        || host.ends_with(".local")
+        || host.starts_with("192.168.")
+        || host.starts_with("10.")
+}
 
 /// A value that says it stands in for a secret: documentation's `…EXAMPLEKEY`,
 /// `tvly-YOUR_API_KEY`, `your-token-here`, `xxxxxxxx`, `changeme`. Every word of it must
@@ -347,6 +368,10 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
     // `publicKey`, `public_key`, `publicKeyToken` (.NET's strong name): public by name.
     let public = is_site_key(&key)
         || name.starts_with("public")
+            && !["secret", "pass", "private"].iter().any(|w| name.contains(w))
+        // PubNub's publish and subscribe keys ship in every browser bundle (its secret
+        // key is `sec-c-…`): by the value, since a `publish_key` elsewhere is a secret.
+        || is_public_by_prefix(v)
         || PUBLIC.iter().any(|p| {
             key.strip_suffix("key")
                 .map(|k| k.strip_suffix(['_', '-']).unwrap_or(k))
@@ -374,10 +399,13 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
     };
     // Where only the value's look tells a key from a name: the user of `curl -u USER:`
     // with no password, an RTMP URL's last segment (`/live/stream1` is a test stream).
-    let judged_by_look =
-        key.ends_with(" -u") || key.ends_with(" --user") || key.starts_with("rtmp");
+    let judged_by_look = key.ends_with(" -u")
+        || key.ends_with(" --user")
+        || (key.starts_with("rtmp://") || key.starts_with("rtmps://"))
+            && key.ends_with('/')
+            && !key.contains('@');
     !(v.is_empty()
-        || judged_by_look && !super::near::looks_secret(v)
+        || judged_by_look && (!super::near::looks_secret(v) || is_local_stream(&key))
         || is_placeholder(v)
         || is_prose(v)
         || is_shell_syntax(v)

@@ -149,6 +149,8 @@ pub fn last_answer(tail: &str) -> Option<String> {
         // The first sentence that says something ("Perfect!" does not).
         let mut rest = text;
         let mut first = None;
+        let mut last = "";
+        let mut announced = false;
         while !rest.is_empty() {
             let end = rest
                 .char_indices()
@@ -158,12 +160,15 @@ pub fn last_answer(tail: &str) -> Option<String> {
                 })
                 .map_or(rest.len(), |(i, c)| i + c.len_utf8());
             let sentence = rest[..end].trim();
+            last = sentence;
+            let step = announces_a_step(sentence);
+            announced |= step;
             // A heading, an announcement of a list or of the next step says nothing by
             // itself.
             let said = sentence.split_whitespace().count() >= 4
                 && !sentence.starts_with('#')
                 && !sentence.ends_with(':')
-                && !announces_a_step(sentence);
+                && !step;
             if said {
                 first = Some(sentence);
                 break;
@@ -173,7 +178,14 @@ pub fn last_answer(tail: &str) -> Option<String> {
         // An answer that only announces its next step ("let me find where `codes` is
         // imported:") is a turn cut short, not how the session ended: the outcome of the
         // turn before stands.
-        let first = crate::agent::redact::redact(first?);
+        // A short answer ("Done.", "Fixed, tests pass.") is its last sentence.
+        let first = match first {
+            Some(said) => said,
+            // Ending on a colon, the answer went on in a tool call: cut short too.
+            None if announced || last.ends_with(':') => return None,
+            None => last,
+        };
+        let first = crate::agent::redact::redact(first);
         return Some(crate::text::one_line(&first, 200));
     }
     None
@@ -196,19 +208,21 @@ fn announces_a_step(sentence: &str) -> bool {
     .iter()
     .find_map(|p| lower.strip_prefix(p))
     .unwrap_or(lower);
-    [
-        "let me ",
-        "let's ",
-        "i'll ",
-        "i will ",
-        "i'm going to ",
-        "i need to ",
-        "i have everything",
-        "i have enough",
-        "next, i",
-    ]
-    .iter()
-    .any(|p| lower.starts_with(p))
+    // "Let me know if …" closes an answer; "I need to stop here: …" is an outcome.
+    !lower.starts_with("let me know")
+        && [
+            "let me ",
+            "let's ",
+            "i'll ",
+            "i will ",
+            "i'm going to ",
+            "i have everything i need",
+            "i have enough information",
+            "i have enough context",
+            "next, i",
+        ]
+        .iter()
+        .any(|p| lower.starts_with(p))
 }
 
 /// The context use (percent) of a session from the tail of its transcript: the last
@@ -268,6 +282,11 @@ mod tests {
         assert_eq!(
             answer("Let me check the tests. All 214 tests pass now.").as_deref(),
             Some("All 214 tests pass now.")
+        );
+        assert_eq!(answer("Done.").as_deref(), Some("Done."));
+        assert_eq!(
+            answer("Let me know if you'd like the tests split too.").as_deref(),
+            Some("Let me know if you'd like the tests split too.")
         );
         // Only the next step announced: the turn was cut short.
         for step in [

@@ -20,6 +20,19 @@ fn titles() {
         title_of("Use pnpm (not npm) here always"),
         "Use pnpm (not npm) here always"
     );
+    // Not clipped: its own words, whatever they end on.
+    assert_eq!(title_of("Answer yes or no"), "Answer yes or no");
+    assert_eq!(title_of("Keep strict mode on"), "Keep strict mode on");
+    // An aside that opens the action is no cut.
+    assert_eq!(
+        title_of("(when the build is red) always run cargo clean before the next build"),
+        "(when the build is red) always run cargo"
+    );
+    // The dash is trimmed before the word it leaves dangling.
+    assert_eq!(
+        title_of("Run the suite with --nocapture and -- then the filter after it"),
+        "Run the suite with --nocapture"
+    );
 }
 
 #[test]
