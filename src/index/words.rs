@@ -16,6 +16,10 @@ pub use language::{Foreign, foreign, unspaced};
 pub use tokens::cleaned;
 pub use vocabulary::{named_in as groups_named_in, spellings as group_spellings};
 
+/// The most distinct words a query is made of (search reads 400; 64 missed the error
+/// line of a pasted log).
+const MAX_QUERY_WORDS: usize = 400;
+
 /// Words that say nothing about what a prompt or query is looking for.
 const STOPWORDS: &[&str] = &[
     "a",
@@ -256,7 +260,9 @@ pub fn query_words_in(index: &Index, text: &str, foreign: Option<&Foreign>) -> V
         .collect::<Vec<_>>()
         .join(" ");
     let mut words = words(index, &kept);
-    words.truncate(64);
+    // A pasted log's telling line often comes after a hundred words of preamble: the
+    // most a query keeps is a bound on work, not a reading of the first lines.
+    words.truncate(MAX_QUERY_WORDS);
     words
 }
 

@@ -287,3 +287,17 @@ fn a_quoted_stopword_or_a_count_is_no_keyword() {
     }
     assert!(words.iter().any(|w| w == "format"), "{words:?}");
 }
+
+#[test]
+fn a_query_reads_past_a_long_preamble() {
+    let m = Memory::new();
+    let (idx, _) = index::open_synced(&m.paths, m.now.timestamp()).unwrap();
+    let preamble: Vec<String> = (0..120).map(|n| format!("step{n}word")).collect();
+    let text = format!("{} ECONNREFUSED reconciler", preamble.join(" "));
+    let words = crate::index::search::query_words(&idx, &text);
+    assert!(
+        words.iter().any(|w| w == "reconcil"),
+        "{:?}",
+        &words[words.len().saturating_sub(3)..]
+    );
+}

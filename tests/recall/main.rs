@@ -629,8 +629,9 @@ fn recall_on_the_fourteenth_held_out_set() {
 /// precision, 3 of 12 unrelated prompts served, 65% of the answerable ones.
 const HELD_OUT_14: (f64, f64, f64) = (0.69, 0.25, 0.63);
 /// As it came, search with the whole prompt ranked below plain BM25 on this set
-/// (nDCG@10 0.64 against 0.67): a gap the floor holds, not one it hides.
-const HELD_OUT_14_BM25_GAP: f64 = 0.04;
+/// (nDCG@10 0.64 against 0.67): a gap the floor holds, not one it hides. Search now
+/// reads up to 400 of a prompt's words, not its first 64: 0.66.
+const HELD_OUT_14_BM25_GAP: f64 = 0.02;
 
 fn held_out(set: &str, label: &str) {
     held_out_with(set, label, HELD_OUT.2);
