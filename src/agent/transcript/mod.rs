@@ -160,13 +160,16 @@ pub fn last_answer(tail: &str) -> Option<String> {
                 })
                 .map_or(rest.len(), |(i, c)| i + c.len_utf8());
             let sentence = rest[..end].trim();
-            last = sentence;
+            if !sentence.starts_with('|') && !sentence.starts_with("```") {
+                last = sentence;
+            }
             let step = announces_a_step(sentence);
             announced |= step;
             // A heading, an announcement of a list or of the next step says nothing by
             // itself.
             let said = sentence.split_whitespace().count() >= 4
-                && !sentence.starts_with('#')
+                && !sentence.starts_with(['#', '|'])
+                && !sentence.starts_with("```")
                 && !sentence.ends_with(':')
                 && !step;
             if said {
@@ -284,9 +287,18 @@ mod tests {
             Some("All 214 tests pass now.")
         );
         assert_eq!(answer("Done.").as_deref(), Some("Done."));
+        // A table or a code block says nothing by itself; the sentence after it may.
+        assert_eq!(
+            answer("Here is the comparison:\n| Metric | Legacy | Modern |\n|---|---|---|\nThe modern page loads twice as fast.").as_deref(),
+            Some("The modern page loads twice as fast.")
+        );
         assert_eq!(
             answer("Let me know if you'd like the tests split too.").as_deref(),
             Some("Let me know if you'd like the tests split too.")
+        );
+        assert_eq!(
+            answer("Here is the comparison:\n| Metric | Legacy | Modern |\n|---|---|---|"),
+            None
         );
         // Only the next step announced: the turn was cut short.
         for step in [
