@@ -77,6 +77,9 @@ pub fn query(fields: &Fields, words: &[String], opts: &SearchOptions) -> Option<
     }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> =
         vec![(Occur::Must, Box::new(BooleanQuery::new(should)))];
+    // The project searched from, and what holds everywhere, first. Chosen on the first
+    // to eighth sets: ×2.5 ranks as well as ×2 on each and better on four (nDCG@10 up
+    // to +0.02); ×3 put the fourth below plain BM25, ×4 was no better again.
     if let Some(near) = &opts.near {
         for scope in [near.as_str(), "*"] {
             let term = TermQuery::new(
@@ -85,7 +88,7 @@ pub fn query(fields: &Fields, words: &[String], opts: &SearchOptions) -> Option<
             );
             clauses.push((
                 Occur::Should,
-                Box::new(BoostQuery::new(Box::new(term), 2.0)),
+                Box::new(BoostQuery::new(Box::new(term), NEAR_BOOST)),
             ));
         }
     }
@@ -157,6 +160,9 @@ pub fn ranked(
         .map(|(_, a)| a)
         .collect())
 }
+
+/// How much a memory of the project searched from (or of none) counts over another's.
+const NEAR_BOOST: f32 = 2.5;
 
 /// Searches with the index's reader as it is (call a sync first).
 pub fn search(
