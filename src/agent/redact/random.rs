@@ -90,14 +90,8 @@ const NAMES_NO_SECRET: &[&str] = &[
 fn assigned_to_a_plain_name(before: &str) -> bool {
     let before = before.trim_end().trim_end_matches([':', '=']).trim_end();
     let before = before.trim_end_matches(['"', '\'']);
-    // After the last character that is no part of a name (which may be `é`: the index
-    // past it, not past its first byte).
-    let name_at = before
-        .char_indices()
-        .rev()
-        .find(|(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    let name = &before[name_at..];
+    let name = super::value::trailing_name(before);
+    let name_at = before.len() - name.len();
     // The name opens its line (a diff's `+`/`-`, an indentation or a list's dash before
     // it): an assignment, not a sentence's "with: …".
     let opens_line = before[..name_at]

@@ -361,10 +361,7 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
                 .is_some_and(|k| k.ends_with(['_', '-', '.']))
         });
     // The name proper: the key's last word (`<assemblyIdentity … publicKeyToken=`).
-    let name = key
-        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-        .find(|w| !w.is_empty())
-        .unwrap_or("");
+    let name = trailing_name(key.trim_end_matches(|c: char| !is_name_char(c)));
     // `publicKey`, `public_key`, `publicKeyToken` (.NET's strong name): public by name.
     let public = is_site_key(&key)
         || name.starts_with("public")
@@ -451,6 +448,23 @@ pub(super) fn is_timestamp(token: &str) -> bool {
         .expect("a valid pattern")
     })
     .is_match(token)
+}
+
+/// A character of a setting's or a variable's name (`smtp.pass`, `RELAY_SHARED`,
+/// `api-key`).
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+/// The name `text` ends with: what follows its last character that is no part of a name
+/// (which may be `é`, several bytes long), or nothing.
+pub(super) fn trailing_name(text: &str) -> &str {
+    let at = text
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !is_name_char(*c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    &text[at..]
 }
 
 /// A UUID (`8-4-4-4-12` hex digits): what names a resource or an object.

@@ -160,7 +160,9 @@ pub fn last_answer(tail: &str) -> Option<String> {
                 })
                 .map_or(rest.len(), |(i, c)| i + c.len_utf8());
             let sentence = rest[..end].trim();
-            if !sentence.starts_with('|') && !sentence.starts_with("```") {
+            // A table's row or a code fence is never how a turn ended.
+            let markup = sentence.starts_with('|') || sentence.starts_with("```");
+            if !markup {
                 last = sentence;
             }
             let step = announces_a_step(sentence);
@@ -168,8 +170,8 @@ pub fn last_answer(tail: &str) -> Option<String> {
             // A heading, an announcement of a list or of the next step says nothing by
             // itself.
             let said = sentence.split_whitespace().count() >= 4
-                && !sentence.starts_with(['#', '|'])
-                && !sentence.starts_with("```")
+                && !markup
+                && !sentence.starts_with('#')
                 && !sentence.ends_with(':')
                 && !step;
             if said {
@@ -179,12 +181,11 @@ pub fn last_answer(tail: &str) -> Option<String> {
             rest = rest[end..].trim_start();
         }
         // An answer that only announces its next step ("let me find where `codes` is
-        // imported:") is a turn cut short, not how the session ended: the outcome of the
-        // turn before stands.
-        // A short answer ("Done.", "Fixed, tests pass.") is its last sentence.
+        // imported:") or ends on a colon went on in a tool call: a turn cut short, not
+        // how the session ended (the outcome of the turn before stands). A short answer
+        // ("Done.", "Fixed, tests pass.") is its last sentence.
         let first = match first {
             Some(said) => said,
-            // Ending on a colon, the answer went on in a tool call: cut short too.
             None if announced || last.ends_with(':') => return None,
             None => last,
         };
@@ -274,10 +275,11 @@ mod tests {
 
     #[test]
     fn how_a_session_ended_is_its_last_answer_that_says_something() {
-        let answer = |text: &str| {
-            let line = serde_json::json!({"type": "assistant", "message": {"content": [{"type": "text", "text": text}]}});
-            last_answer(&line.to_string())
+        let line = |text: &str| {
+            serde_json::json!({"type": "assistant", "message": {"content": [{"type": "text", "text": text}]}})
+                .to_string()
         };
+        let answer = |text: &str| last_answer(&line(text));
         assert_eq!(
             answer("Perfect! The export now writes UTF-8 with a BOM.").as_deref(),
             Some("The export now writes UTF-8 with a BOM.")
@@ -313,8 +315,8 @@ mod tests {
         // Stop hook keeps the outcome of the turn before).
         let tail = format!(
             "{}\n{}",
-            serde_json::json!({"type": "assistant", "message": {"content": [{"type": "text", "text": "The build fails because the proto is stale."}]}}),
-            serde_json::json!({"type": "assistant", "message": {"content": [{"type": "text", "text": "Let me try a different approach:"}]}})
+            line("The build fails because the proto is stale."),
+            line("Let me try a different approach:")
         );
         assert_eq!(last_answer(&tail), None);
     }
