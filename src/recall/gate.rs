@@ -215,6 +215,31 @@ fn asked_in_general(prompt: &str, frame: Frame) -> bool {
         }))
 }
 
+/// Words that ask how something works or what it means ("how does sync.Pool work",
+/// "what's the difference between X and Y", "explain the lookup order"): a question
+/// answered by understanding, where advice on doing the thing helps only when the
+/// memory is plainly about what is asked.
+const HOW_IT_WORKS: &[&str] = &[
+    "how does",
+    "how do they",
+    "difference between",
+    "explain",
+    "curious",
+    "under the hood",
+];
+
+/// Whether a prompt asks how something works (see [`HOW_IT_WORKS`]).
+pub fn asks_how_it_works(prompt: &str) -> bool {
+    let lower = prompt.to_lowercase();
+    HOW_IT_WORKS.iter().any(|m| {
+        lower.match_indices(m).any(|(at, _)| {
+            let before = lower[..at].chars().next_back();
+            let after = lower[at + m.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    })
+}
+
 /// The fewest words a prompt needs to be looked up: terse work ("tf lock stuck",
 /// "drafts invisible" is two) is looked up, and the floor judges it; "fix it" names
 /// nothing to look for.
@@ -431,5 +456,26 @@ mod tests {
         assert!(admit("把缓存的过期时间改成五分钟，然后重新部署到测试环境").is_ok());
         assert!(admit("設定画面にダークモードの切り替えを追加して").is_ok());
         assert_eq!(admit("好的"), Err("short"));
+    }
+
+    #[test]
+    fn questions_of_how_something_works() {
+        for how in [
+            "how does rust_decimal store a value internally",
+            "whats the actual difference between logical_date and data_interval_start?",
+            "why does it pick that template? explain the lookup order a bit",
+            "curious: what is the t= part of that header for",
+            "Explain what the retry middleware does under the hood",
+        ] {
+            assert!(asks_how_it_works(how), "{how}");
+        }
+        for work in [
+            "how do i run the migrations locally",
+            "the explainer page 404s after the deploy",
+            "add a curiously named flag --dry to the import command",
+            "fix the failing export test",
+        ] {
+            assert!(!asks_how_it_works(work), "{work}");
+        }
     }
 }

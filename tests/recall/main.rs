@@ -606,8 +606,9 @@ fn recall_on_the_thirteenth_held_out_set() {
 /// Where the thirteenth set stood as it came, before any change measured on it (85%
 /// precision, 2 of 10 unrelated prompts served, 76% of the answerable ones), and after
 /// the one change of its round (three rare words shared are enough, chosen on the read
-/// sets): 84%, 2 of 10 and 76%.
-const HELD_OUT_13: (f64, f64, f64) = (0.82, 0.20, 0.73);
+/// sets): 84%, 2 of 10 and 76%. The fifteenth's round (a question of how something
+/// works gets no lowered bar, chosen on the fifteenth's read half): 87%, 0 of 10, 76%.
+const HELD_OUT_13: (f64, f64, f64) = (0.85, 0.10, 0.73);
 
 /// 46 prompts by a fourteenth reviewer (`heldout14.toml`), written before the change
 /// they measure: twenty-six English work prompts (five with a pasted log of 18 to 28
@@ -705,7 +706,10 @@ fn recall_on_the_fifteenth_held_out_set() {
 }
 
 /// Where the fifteenth set stood as it came, before any change measured on it: 58%
-/// precision, 12 of 16 unrelated prompts served, 75% of the answerable ones.
-const HELD_OUT_15: (f64, f64, f64) = (0.57, 0.75, 0.74);
+/// precision, 12 of 16 unrelated prompts served, 75% of the answerable ones (read half:
+/// 63%, 6 of 8, 75%; never-read half: 53%, 6 of 8, 75%). After a question of how
+/// something works lost the lowered bars (chosen on the read half): 64%, 10 of 16, 75%
+/// (read half 73%, 5 of 8, 75%; never-read half 58%, 5 of 8, 75%).
+const HELD_OUT_15: (f64, f64, f64) = (0.62, 0.63, 0.74);
 /// As it came, search with the whole prompt ranked above plain BM25 (0.73 against 0.68).
 const HELD_OUT_15_BM25_GAP: f64 = 0.0;

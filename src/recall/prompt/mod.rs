@@ -280,6 +280,9 @@ pub fn prompt(
     .max(f64::EPSILON);
     // A word in at most 3% of the memory.
     let rare = (1.0 + 1.0 / 0.03_f64).ln();
+    // A question of how something works wants the memory only when it is plainly about
+    // what is asked: neither a word of its trigger nor a name written out lowers the bar.
+    let lowered = !super::gate::asks_how_it_works(ctx.prose.unwrap_or(text));
     let mut out: Vec<(f64, Item)> = Vec::new();
     for (score, address) in ranked {
         // A few spares beyond the limit let an ignored item's weight reorder them.
@@ -313,11 +316,11 @@ pub fn prompt(
         // many distinctive words, so any one memory's share of them is small.
         let rare_shared = matched.iter().filter(|k| k.idf >= rare).count();
         let enough = matched.len() >= 2 && share >= FLOOR
-            || on_topic && share >= topic_floor
+            || lowered && on_topic && share >= topic_floor
             || rare_shared >= RARE_WORDS_ENOUGH;
         // An identifier written out in the memory lowers the bar, never removes it: a
         // pasted diff names the project's own paths everywhere.
-        if !(whole && share >= IDENTIFIER_FLOOR || enough) {
+        if !(lowered && whole && share >= IDENTIFIER_FLOOR || enough) {
             continue;
         }
         let mut item = load(&searcher, f, address, ctx.now)?;
