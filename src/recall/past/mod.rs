@@ -1,7 +1,8 @@
 //! Past-work questions ("where did we leave off", "what did we do yesterday", "pick up
 //! where we stopped", "anything left over from last week"): answered by recency within
 //! the project, the newest sessions first, not by the words of the question. A dated
-//! phrase (yesterday, on Friday, last week) is resolved against the clock.
+//! phrase (yesterday, on Friday, last week, the 5th of November, the start of October)
+//! is resolved against the clock.
 
 use chrono::{DateTime, NaiveDate};
 use tantivy::collector::TopDocs;
@@ -13,6 +14,7 @@ use super::{Item, load, term};
 use crate::index::{Index, IndexError};
 use crate::memory::kind::Kind;
 
+mod dated;
 #[cfg(test)]
 mod labelled;
 mod question;
@@ -33,6 +35,8 @@ pub enum Span {
     Day(NaiveDate),
     /// Those since a moment (unix seconds).
     Since(i64),
+    /// Those of the days from the first to the last, both included.
+    Between(NaiveDate, NaiveDate),
 }
 
 /// The project's sessions the span covers, newest first, at most `limit` (for the
@@ -71,6 +75,8 @@ pub fn sessions(
             DateTime::from_timestamp(i.date, 0).is_some_and(|t| t.date_naive() == day)
         }
         Span::Since(from) => i.date >= from,
+        Span::Between(first, last) => DateTime::from_timestamp(i.date, 0)
+            .is_some_and(|t| (first..=last).contains(&t.date_naive())),
     };
     let chosen: Vec<Item> = all
         .iter()

@@ -171,7 +171,9 @@ pub fn question(
         let mut marks = phrases_in(clause);
         let phrased = !marks.is_empty();
         phrased_anywhere |= phrased;
-        let cued = cues().found(clause);
+        let mut cued = cues().found(clause);
+        // A date is a cue of an earlier time ("what went out at the start of october?").
+        cued.extend(super::dated::dated(clause, now.date_naive()).map(|d| d.at));
         marks.extend(cued.iter().cloned());
         // The words of a request ("fill me in", "sitrep") name no topic either.
         let mut said = marks.clone();

@@ -1,5 +1,6 @@
 //! Which sessions a past-work question covers: a named day (yesterday, on Friday,
-//! martedì), the last days or week, else the latest; resolved against the clock.
+//! martedì, the 5th of November), a part of a month, the last days or week, else the
+//! latest; resolved against the clock.
 
 use chrono::{DateTime, Datelike, Duration, Utc, Weekday};
 use regex::Regex;
@@ -18,6 +19,13 @@ pub(super) fn span(lower: &str, now: DateTime<Utc>) -> Span {
     }
     if has(TODAY, world::TODAY) {
         return Span::Day(today);
+    }
+    if let Some(d) = super::dated::dated(lower, today) {
+        return if d.from == d.to {
+            Span::Day(d.from)
+        } else {
+            Span::Between(d.from, d.to)
+        };
     }
     if has(RECENT_DAYS, world::RECENT_DAYS) {
         return Span::Since((now - Duration::days(7)).timestamp());
