@@ -123,7 +123,9 @@ const RULES: &[Rule] = &[
     Rule {
         // Any key that names a secret, in any case and separator style, as `key=value`,
         // `key: value`, `"key": "value"`, Ruby's and PHP's `"key" => "value"` or a header
-        // (`X-Api-Key: …`). A value that is a reference (`$VAR`, `${VAR}`,
+        // (`X-Api-Key: …`), and two names that say "secret" in other words: a
+        // password hash's `pepper`, and Apple's keychain item data (`kSecValueData as
+        // String: …`). A value that is a reference (`$VAR`, `${VAR}`,
         // `<placeholder>`) is no secret and stays. A quoted value not closed on its line
         // (a multi-line `.env` value) is a secret to the end of the line.
         prefilter: &[
@@ -134,8 +136,10 @@ const RULES: &[Rule] = &[
             "key",
             "auth",
             "credential",
+            "pepper",
+            "ksecvaluedata",
         ],
-        pattern: r#"(?i)(?P<k>\b[a-z0-9_.-]*(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|accountkey|credentials?|auth[_-]?token|authorization)(?:[_.-][a-z0-9_.-]*)?["']?\s*(?:=>|[=:])[ \t]*(?:bearer\s+|basic\s+)?)(?P<v>[bBrR]{1,2}"[^"\n]*"|[bBrR]{1,2}'[^'\n]*'|"[^"$<\n][^"\n]*(?:"|(?m:$))|'[^'$<\n][^'\n]*(?:'|(?m:$))|[^\s&;,'"$<{][^\s&;,'"]*)"#,
+        pattern: r#"(?i)(?P<k>\b[a-z0-9_.-]*(?:password|passwd|passphrase|pwd|token|secret|pepper|ksecvaluedata(?: as string)?|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|accountkey|credentials?|auth[_-]?token|authorization)(?:[_.-][a-z0-9_.-]*)?["']?\s*(?:=>|[=:])[ \t]*(?:bearer\s+|basic\s+)?)(?P<v>[bBrR]{1,2}"[^"\n]*"|[bBrR]{1,2}'[^'\n]*'|"[^"$<\n][^"\n]*(?:"|(?m:$))|'[^'$<\n][^'\n]*(?:'|(?m:$))|[^\s&;,'"$<{][^\s&;,'"]*)"#,
         replace: "${k}[REDACTED]",
     },
     Rule {

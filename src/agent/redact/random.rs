@@ -5,8 +5,8 @@
 //! (`trv2StatRingTableEntryIndex`, a MIB's name, has one run and no two capitals
 //! together). A value after a name is left to the rules that read the name when the name
 //! says what it is (`clientId: "…"`, an id, a digest), and taken when it says nothing
-//! (`RELAY_SHARED=…`, `session = …`); a line that is nothing but the token is a block's
-//! (a PEM body's) line.
+//! (`RELAY_SHARED=…`, `session = …`), as it is after a sentence's colon; a line that is
+//! nothing but the token is a block's (a PEM body's) line.
 
 /// The shortest and longest free token taken (shorter ones are ids and hashes; longer
 /// ones are data).
@@ -15,10 +15,13 @@ const MAX_LEN: usize = 64;
 
 /// Whether a token is drawn at random as keys are.
 fn is_random(token: &str) -> bool {
+    (MIN_LEN..=MAX_LEN).contains(&token.len()) && drawn_at_random(token)
+}
+
+/// Letters of both cases and digits only, capitals side by side and digits in several
+/// runs: no name in code is written so.
+fn drawn_at_random(token: &str) -> bool {
     let b = token.as_bytes();
-    if !(MIN_LEN..=MAX_LEN).contains(&b.len()) {
-        return false;
-    }
     let [lower, upper, digit, _] = super::near::char_kinds(token);
     let digit_runs = b
         .windows(2)
@@ -32,6 +35,24 @@ fn is_random(token: &str) -> bool {
         && !b.iter().all(u8::is_ascii_hexdigit)
         && super::near::capitals_together(b) >= 3
         && digit_runs >= 3
+}
+
+/// Whether a token is base64 of random bytes (`+` and `/` among the letters, `=`
+/// padding at the end; a path has more slashes). Taken only in prose: digests, public
+/// keys and ciphertext are base64 of random bytes too, under their names.
+fn is_random_base64(token: &str) -> bool {
+    let body = token
+        .strip_suffix("==")
+        .or(token.strip_suffix('='))
+        .unwrap_or(token);
+    let signs = body.bytes().filter(|c| matches!(c, b'+' | b'/')).count();
+    let letters: String = body.chars().filter(|c| !matches!(c, '+' | '/')).collect();
+    (MIN_LEN..=MAX_LEN).contains(&body.len())
+        && signs <= 3
+        && !body.starts_with(['+', '/'])
+        && !body.ends_with('/')
+        && !body.contains("//")
+        && drawn_at_random(&letters)
 }
 
 /// Words of a name whose random value is no secret: an id, a digest, a reference.
@@ -88,23 +109,41 @@ const NAMES_NO_SECRET: &[&str] = &[
 /// nothing of what it holds but is no id (`RELAY_SHARED=…`, `session = …`): a random
 /// value there is a secret as much as a free one.
 fn assigned_to_a_plain_name(before: &str) -> bool {
+    let (name, opens_line) = name_before(before);
+    name.len() >= 2 && opens_line && !says_no_secret(name)
+}
+
+/// Whether the text before a value ends a sentence's clause with a colon ("he sent me
+/// this and said to use it in every request: …", in any language) whose last word is no
+/// id's name: a random token there is a secret pasted into prose.
+fn after_a_sentence(before: &str) -> bool {
+    let trimmed = before.trim_end();
+    let (name, opens_line) = name_before(before);
+    trimmed.ends_with(':') && !opens_line && !says_no_secret(name)
+}
+
+/// The name a value comes after (`RELAY_SHARED` of `RELAY_SHARED=`), and whether it
+/// opens its line (a diff's `+`/`-`, an indentation or a list's dash before it): an
+/// assignment, not a sentence's "with: …".
+fn name_before(before: &str) -> (&str, bool) {
     let before = before.trim_end().trim_end_matches([':', '=']).trim_end();
     let before = before.trim_end_matches(['"', '\'']);
     let name = super::value::trailing_name(before);
     let name_at = before.len() - name.len();
-    // The name opens its line (a diff's `+`/`-`, an indentation or a list's dash before
-    // it): an assignment, not a sentence's "with: …".
     let opens_line = before[..name_at]
         .trim_start_matches(['+', '-', ' ', '\t'])
         .trim_end_matches(['"', '\''])
         .trim()
         .is_empty();
-    let words = crate::text::split_camel(name).to_ascii_lowercase();
-    name.len() >= 2
-        && opens_line
-        && !words
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|w| NAMES_NO_SECRET.contains(&w))
+    (name, opens_line)
+}
+
+/// Whether a name says its value is an id, a digest or a reference.
+fn says_no_secret(name: &str) -> bool {
+    crate::text::split_camel(name)
+        .to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| NAMES_NO_SECRET.contains(&w))
 }
 
 /// Replaces every random token that stands free in a line; `None` when none.
@@ -119,16 +158,19 @@ pub fn free_tokens(text: &str) -> Option<String> {
                 });
                 // `NAME=value` written as one word: the value after the sign.
                 let (bare, split) = match bare.split_once('=') {
-                    Some((_, value)) if !is_random(bare) => (value.trim_matches(['"', '\'']), true),
+                    Some((_, value)) if !is_random(bare) && !is_random_base64(bare) => {
+                        (value.trim_matches(['"', '\'']), true)
+                    }
                     _ => (bare, false),
                 };
-                if !is_random(bare) {
-                    return None;
-                }
                 let offset = word.find(bare)?;
                 let before = line[..at + offset].trim_end_matches(['"', '\'', '`', '(']);
+                if !(is_random(bare) || is_random_base64(bare) && after_a_sentence(before)) {
+                    return None;
+                }
                 let named = before.trim_end().ends_with([':', '=', ',', '>'])
-                    && !assigned_to_a_plain_name(before);
+                    && !assigned_to_a_plain_name(before)
+                    && !after_a_sentence(before);
                 // A line of its own, but for `NAME=value` written as one word.
                 let alone = line.trim() == word && !split;
                 // An SSH public key's body (`ssh-ed25519 AAAAC3…`) begins with its

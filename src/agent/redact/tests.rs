@@ -1070,8 +1070,50 @@ fn the_fourteenth_held_out_corpus() {
 fn the_fifteenth_held_out_corpus() {
     let (missed, mangled) = measure_halves("corpus15.toml", "fifteenth corpus");
     // Measured as it came, before any rule for it: 5 and 7 missed, 5 and 4 mangled.
-    assert!(missed[0] <= 5 && missed[1] <= 7, "{missed:?}");
-    assert!(mangled[0] <= 5 && mangled[1] <= 4, "{mangled:?}");
+    // Since then, from the read half: a random token (base64 too) after a sentence's
+    // colon in any language, a `pepper`, Apple's `kSecValueData`; kept: Lob's
+    // publishable keys, TeamCity's `credentialsJSON:` references, a Helm chart's
+    // `existingSecret`, Apple's `crashReporterKey` (read half 5 -> 1 missed, 5 -> 2
+    // mangled). The never-read half, measured once after: 7 and 4, unchanged.
+    assert!(missed[0] <= 1 && missed[1] <= 7, "{missed:?}");
+    assert!(mangled[0] <= 2 && mangled[1] <= 4, "{mangled:?}");
+}
+
+/// The fifteenth corpus's read half, as rules: each shape alone (values made up here).
+#[test]
+fn shapes_of_the_fifteenth_corpus() {
+    for (text, secret) in [
+        (
+            "Hei! Kollegi sendi mær hetta og segði at brúka tað: Hq7LmZPw2XbRT9vKsNy4QdJcFE8ua3GtWnB5 — hvussu?",
+            "Hq7LmZPw2XbRT9vKsNy4QdJcFE8ua3GtWnB5",
+        ),
+        (
+            "Salam! Bize şu setiri iberdi: kR8LMsQCcDTRBzqnWE764Y/0hEbVGTywXr3roDyb8hA= . Nädip saklap?",
+            "kR8LMsQCcDTRBzqnWE764Y/0hEbVGTywXr3roDyb8hA=",
+        ),
+        (
+            "APP_PEPPER=Zx81Qw2Er3Ty4Ui5Op6As7Df8Gh9Jk0L",
+            "Zx81Qw2Er3Ty4Ui5Op6As7Df8Gh9Jk0L",
+        ),
+        (
+            "    kSecValueData as String: \"q9WmZ2xT7vK4pL8sN3bY6cH1dF5gJ0rE\".data(using: .utf8)!",
+            "q9WmZ2xT7vK4pL8sN3bY6cH1dF5gJ0rE",
+        ),
+    ] {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{text} -> {out}");
+    }
+    for keep in [
+        "new LobAutocomplete({ apiKey: 'live_pub_4c2a9e1f7b3d8a6e5f0c1b2d3e4f5a6' })",
+        "password(\"env.DEPLOY_TOKEN\", \"credentialsJSON:0b1c2d3e-4f5a-6b7c-8d9e-0f1a2b3c4d5e\")",
+        "  existingSecret: billing-db",
+        "{\"app_name\":\"Desk\",\"crashReporterKey\":\"0A1B2C3D4E5F60718293A4B5C6D7E8F901234567\"}",
+        // Base64 under a name is a digest, a public key or ciphertext, not prose.
+        "PublicKey = Qm9vV2x3Ym0rZ1ZhY0dIcXl4dE1kZk5KbGpXeXE0PQ8=",
+        "    secure: 42T4STFOMFtnBrzNbo0rFHAcNJcldug7diTq/IrrLasyOG1dgNUC8qm+bvtmMXmX",
+    ] {
+        assert_eq!(redact(keep), keep);
+    }
 }
 
 /// The fourteenth corpus's read half, as rules: each shape alone (values made up here).

@@ -23,13 +23,18 @@ pub(super) const PUBLIC: &[&str] = &[
     "object",
     "dedup",
     "instrumentation",
+    // Apple's crash reports (`.ips`): an anonymous id of the machine.
+    "crashreporter",
 ];
 
 /// A value public by its vendor's prefix: PubNub's publish and subscribe keys ship in
 /// every browser bundle (its secret key is `sec-c-…`).
 pub(super) fn is_public_by_prefix(value: &str) -> bool {
     let v = value.trim_matches(['"', '\'', '`']);
-    v.starts_with("pub-c-") || v.starts_with("sub-c-")
+    // Lob's publishable keys (`live_pub_…`, `test_pub_…`) are meant for browser code too.
+    ["pub-c-", "sub-c-", "live_pub_", "test_pub_"]
+        .iter()
+        .any(|p| v.starts_with(p))
 }
 
 /// An RTMP URL on this machine or the local network (`rtmp://localhost/live/`): a test
@@ -349,12 +354,16 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
         "store",
         "ref",
     ];
-    // `from_secret: registry_password`, `secret_ref`: where the secret comes from.
-    let from = key.starts_with("from_") || key.starts_with("from-");
+    let head = key.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+    // `from_secret: registry_password`, `secret_ref`: where the secret comes from; a Helm
+    // chart's `existingSecret: app-db`, the Kubernetes Secret to read it from.
+    let from = head.starts_with("from_")
+        || head.starts_with("from-")
+        || head.starts_with("existingsecret");
     // `encryptedKeyset`, `hashed_password`, `wrapped_key`: what is stored is ciphertext.
     let sealed = ["encrypted", "hashed", "wrapped", "ciphertext"]
         .iter()
-        .any(|w| key.starts_with(w));
+        .any(|w| head.starts_with(w));
     let about = from
         || ABOUT.iter().any(|a| {
             key.strip_suffix(a)
@@ -509,8 +518,10 @@ pub(super) fn is_reference(value: &str) -> bool {
         && lower[1..].chars().all(|c| c.is_ascii_hexdigit());
     // A secret manager's address (1Password's `op://vault/item/field`, Vault's
     // `vault:path#key`, an AWS resource name `arn:aws:secretsmanager:…`).
-    let manager =
-        lower.starts_with("op://") || lower.starts_with("vault:") || lower.starts_with("arn:aws");
+    // TeamCity's `credentialsJSON:<uuid>`, a token stored in the server.
+    let manager = ["op://", "vault:", "arn:aws", "credentialsjson:"]
+        .iter()
+        .any(|p| lower.starts_with(p));
     dotted
         || colour
         || manager
