@@ -1095,6 +1095,8 @@ fn shapes_of_the_fifteenth_corpus() {
             "APP_PEPPER=Zx81Qw2Er3Ty4Ui5Op6As7Df8Gh9Jk0L",
             "Zx81Qw2Er3Ty4Ui5Op6As7Df8Gh9Jk0L",
         ),
+        // Only a Helm chart's `existingSecret` names a Secret; an old password is one.
+        ("existing_password=Xq3!vLp9Rt2#Wm", "Xq3!vLp9Rt2#Wm"),
         (
             "    kSecValueData as String: \"q9WmZ2xT7vK4pL8sN3bY6cH1dF5gJ0rE\".data(using: .utf8)!",
             "q9WmZ2xT7vK4pL8sN3bY6cH1dF5gJ0rE",
