@@ -228,16 +228,26 @@ const HOW_IT_WORKS: &[&str] = &[
     "under the hood",
 ];
 
-/// Whether a prompt asks how something works (see [`HOW_IT_WORKS`]).
+/// Whether a prompt asks how something works (see [`HOW_IT_WORKS`]): put as a question
+/// (a question mark, or opening with the words), and not a problem to debug; a tool's
+/// `--explain`, `kubectl explain` and SQL's `EXPLAIN ANALYZE` ask nothing.
 pub fn asks_how_it_works(prompt: &str) -> bool {
     let lower = prompt.to_lowercase();
-    HOW_IT_WORKS.iter().any(|m| {
+    let opening = lower.trim_start();
+    let found = HOW_IT_WORKS.iter().any(|m| {
         lower.match_indices(m).any(|(at, _)| {
             let before = lower[..at].chars().next_back();
             let after = lower[at + m.len()..].chars().next();
-            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+            let tool = lower[..at].ends_with("kubectl ")
+                || lower[at + m.len()..].starts_with(" analyze")
+                || lower[at + m.len()..].starts_with(" select");
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '-')
+                && !after.is_some_and(char::is_alphanumeric)
+                && !tool
         })
-    })
+    });
+    let asked = lower.contains('?') || HOW_IT_WORKS.iter().any(|m| opening.starts_with(m));
+    found && asked && frame(prompt) != Frame::Debug
 }
 
 /// The fewest words a prompt needs to be looked up: terse work ("tf lock stuck",
@@ -472,6 +482,10 @@ mod tests {
         for work in [
             "how do i run the migrations locally",
             "the explainer page 404s after the deploy",
+            "fix the rounding difference between invoice total and lines",
+            "fix the import and explain what was wrong",
+            "error[E0502]: cannot borrow `x` as mutable\nFor more information about this error, try `rustc --explain E0502`.",
+            "EXPLAIN ANALYZE select * from postings does a seq scan, why?",
             "add a curiously named flag --dry to the import command",
             "fix the failing export test",
         ] {

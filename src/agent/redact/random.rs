@@ -5,8 +5,9 @@
 //! (`trv2StatRingTableEntryIndex`, a MIB's name, has one run and no two capitals
 //! together). A value after a name is left to the rules that read the name when the name
 //! says what it is (`clientId: "…"`, an id, a digest), and taken when it says nothing
-//! (`RELAY_SHARED=…`, `session = …`), as it is after a sentence's colon; a line that is
-//! nothing but the token is a block's (a PEM body's) line.
+//! (`RELAY_SHARED=…`, `session = …`), as it is after a sentence's colon (where base64
+//! of random bytes is taken too, and nowhere else); a line that is nothing but the token
+//! is a block's (a PEM body's) line.
 
 /// The shortest and longest free token taken (shorter ones are ids and hashes; longer
 /// ones are data).
@@ -114,13 +115,57 @@ fn assigned_to_a_plain_name(before: &str) -> bool {
 }
 
 /// Whether the text before a value ends a sentence's clause with a colon ("he sent me
-/// this and said to use it in every request: …", in any language) whose last word is no
-/// id's name: a random token there is a secret pasted into prose.
+/// this and said to use it in every request: …", in any language): words before the
+/// colon, not a quoted or a line's name (`"x": …`, `< x-trace: …`), and none of the
+/// last three an id's or a digest's ("the hash is: …", "request id (for support): …").
 fn after_a_sentence(before: &str) -> bool {
     let trimmed = before.trim_end();
-    let (name, opens_line) = name_before(before);
-    trimmed.ends_with(':') && !opens_line && !says_no_secret(name)
+    let Some(clause) = trimmed.strip_suffix(':') else {
+        return false;
+    };
+    let words: Vec<&str> = clause
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let prose = clause.ends_with(char::is_alphabetic)
+        && clause
+            .split_whitespace()
+            .filter(|w| w.chars().all(char::is_alphabetic))
+            .count()
+            >= 3;
+    let names_an_id = words.iter().rev().take(3).any(|w| {
+        let w = w.to_lowercase();
+        let w = w
+            .strip_suffix("es")
+            .filter(|s| s.ends_with("sh"))
+            .unwrap_or(&w);
+        let w = w.strip_suffix('s').unwrap_or(w);
+        ID_WORDS.contains(&w)
+    });
+    prose && !name_before(before).1 && !names_an_id
 }
+
+/// Words that say a value in prose is an id or a digest.
+const ID_WORDS: &[&str] = &[
+    "id",
+    "uuid",
+    "guid",
+    "sha",
+    "sha1",
+    "sha256",
+    "sha512",
+    "hash",
+    "digest",
+    "checksum",
+    "etag",
+    "commit",
+    "revision",
+    "fingerprint",
+    "request",
+    "trace",
+    "version",
+    "build",
+];
 
 /// The name a value comes after (`RELAY_SHARED` of `RELAY_SHARED=`), and whether it
 /// opens its line (a diff's `+`/`-`, an indentation or a list's dash before it): an

@@ -1095,6 +1095,10 @@ fn shapes_of_the_fifteenth_corpus() {
             "APP_PEPPER=Zx81Qw2Er3Ty4Ui5Op6As7Df8Gh9Jk0L",
             "Zx81Qw2Er3Ty4Ui5Op6As7Df8Gh9Jk0L",
         ),
+        (
+            "my colleague sent this for the staging account: Hq7LmZPw2XbRT9vKsNy4QdJcFE8ua3GtWnB5",
+            "Hq7LmZPw2XbRT9vKsNy4QdJcFE8ua3GtWnB5",
+        ),
         // Only a Helm chart's `existingSecret` names a Secret; an old password is one.
         ("existing_password=Xq3!vLp9Rt2#Wm", "Xq3!vLp9Rt2#Wm"),
         (
@@ -1110,6 +1114,14 @@ fn shapes_of_the_fifteenth_corpus() {
         "password(\"env.DEPLOY_TOKEN\", \"credentialsJSON:0b1c2d3e-4f5a-6b7c-8d9e-0f1a2b3c4d5e\")",
         "  existingSecret: billing-db",
         "{\"app_name\":\"Desk\",\"crashReporterKey\":\"0A1B2C3D4E5F60718293A4B5C6D7E8F901234567\"}",
+        // From the round's review: a variable in keychain code, a plugin's flag, a
+        // Helm value set on the command line, a digest or a key's coordinate in prose
+        // or one-line JSON.
+        "        kSecValueData as String: passwordData]",
+        "--register-pepper-plugins=/opt/lib.so;application/x-ppapi",
+        "helm install x --set auth.existingSecret=app-db",
+        "the hash is: 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
+        "{\"kty\": \"EC\", \"x\": \"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU\"}",
         // Base64 under a name is a digest, a public key or ciphertext, not prose.
         "PublicKey = Qm9vV2x3Ym0rZ1ZhY0dIcXl4dE1kZk5KbGpXeXE0PQ8=",
         "    secure: 42T4STFOMFtnBrzNbo0rFHAcNJcldug7diTq/IrrLasyOG1dgNUC8qm+bvtmMXmX",

@@ -354,7 +354,12 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
         "store",
         "ref",
     ];
-    let head = key.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+    // The name's own part: after a dotted path (`auth.existingSecret`).
+    let head = key
+        .rsplit(['.', ' '])
+        .next()
+        .unwrap_or(&key)
+        .trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
     // `from_secret: registry_password`, `secret_ref`: where the secret comes from; a Helm
     // chart's `existingSecret: app-db`, the Kubernetes Secret to read it from.
     let from = head.starts_with("from_")
@@ -383,6 +388,23 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
                 .map(|k| k.strip_suffix(['_', '-']).unwrap_or(k))
                 .is_some_and(|k| k.ends_with(p))
         });
+    // Keychain code names a variable (`kSecValueData as String: passwordData`); only a
+    // literal is the secret. A `pepper` inside a longer name (Chromium's
+    // `--register-pepper-plugins`) is a plugin's, not a hash's.
+    let code = key.contains("ksecvaluedata") && !value.trim_start().starts_with(['"', '\''])
+        || key.contains("pepper")
+            && !key.ends_with("pepper")
+            && ![
+                "pass",
+                "pwd",
+                "token",
+                "secret",
+                "key",
+                "auth",
+                "credential",
+            ]
+            .iter()
+            .any(|w| key.contains(w));
     // `Authorization: Bearer …`: the scheme is not the secret, what follows it is.
     let scheme = key.ends_with("authorization")
         && matches!(
@@ -418,6 +440,7 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
         || is_analytics_cookie(&key)
         || port
         || sealed
+        || code
         || about
         || public
         || scheme

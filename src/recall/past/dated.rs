@@ -6,7 +6,7 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use chrono::{Datelike, Months, NaiveDate};
+use chrono::{Datelike, Days, Months, NaiveDate};
 use regex::Regex;
 
 /// The months as written in English, full and abbreviated, in order.
@@ -40,8 +40,10 @@ fn month_alternation() -> String {
     names.join("|")
 }
 
-/// The patterns, most specific first: each names its groups `day`, `month`, `part`,
-/// `year`.
+/// The patterns, most specific first: a day is named by `year`/`mm`/`day` or
+/// `day`/`month`, a part of a month by `part` or `near`, the month before this one by
+/// `last`. A day before a month needs `the`, an ordinal or `of` ("the 5th of
+/// november", "5 of nov"): "step 3 may fail" names no day.
 fn patterns() -> &'static [Regex] {
     static P: OnceLock<Vec<Regex>> = OnceLock::new();
     P.get_or_init(|| {
@@ -49,7 +51,7 @@ fn patterns() -> &'static [Regex] {
         [
             r"\b(?P<year>20\d\d)-(?P<mm>\d\d)-(?P<day>\d\d)\b".to_string(),
             format!(
-                r"\b(?:the )?(?P<day>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<month>{m})\b\.?"
+                r"\b(?:the (?P<day>\d{{1,2}})(?:st|nd|rd|th)?|(?P<nth>\d{{1,2}})(?:st|nd|rd|th)|(?P<dof>\d{{1,2}}) of) (?:of )?(?P<month>{m})\b"
             ),
             format!(r"\b(?P<month>{m})\.? (?:the )?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?:[^:\d]|$)"),
             format!(
@@ -71,14 +73,12 @@ fn month_number(name: &str) -> Option<u32> {
         .and_then(|i| u32::try_from(i + 1).ok())
 }
 
-/// The most recent `month`/`day` on or before `today` (this year's, else last year's).
+/// The most recent `month`/`day` on or before `today` (a 29th of February may be
+/// four years back).
 fn latest(month: u32, day: u32, today: NaiveDate) -> Option<NaiveDate> {
-    let this = NaiveDate::from_ymd_opt(today.year(), month, day)?;
-    if this <= today {
-        Some(this)
-    } else {
-        NaiveDate::from_ymd_opt(today.year() - 1, month, day)
-    }
+    (0..=4)
+        .filter_map(|back| NaiveDate::from_ymd_opt(today.year() - back, month, day))
+        .find(|d| *d <= today)
 }
 
 fn month_end(first: NaiveDate) -> NaiveDate {
@@ -88,53 +88,69 @@ fn month_end(first: NaiveDate) -> NaiveDate {
         .unwrap_or(first)
 }
 
-/// The first dated phrase of `lower` (lower-cased), if any.
+/// The first dated phrase of `lower` (lower-cased), if any. After `since`, the span
+/// runs to today.
 pub(super) fn dated(lower: &str, today: NaiveDate) -> Option<Dated> {
     for pattern in patterns() {
         for c in pattern.captures_iter(lower) {
-            let at = c.get(0)?.range();
-            if c.name("last").is_some() {
-                let first = today.with_day(1)?.checked_sub_months(Months::new(1))?;
-                return Some(Dated {
-                    at,
-                    from: first,
-                    to: month_end(first),
-                });
+            let Some(whole) = c.get(0) else { continue };
+            let at = whole.range();
+            // A time's or a version's digits (`10:30 may`, `1.5 may`), a name's
+            // possessive (`jan's branch`): no date.
+            if lower[..at.start].ends_with([':', '.']) || lower[at.end..].starts_with('\'') {
+                continue;
             }
-            let month = match (c.name("month"), c.name("mm")) {
-                (Some(m), _) => month_number(m.as_str())?,
-                (None, Some(mm)) => mm.as_str().parse().ok()?,
-                (None, None) => continue,
+            let Some((from, to)) = days(&c, today) else {
+                continue;
             };
-            if let Some(day) = c.name("day") {
-                let day: u32 = day.as_str().parse().ok()?;
-                let date = match c.name("year") {
-                    Some(y) => NaiveDate::from_ymd_opt(y.as_str().parse().ok()?, month, day),
-                    None => latest(month, day, today),
-                };
-                // "may 40" is no date: the next pattern may still read the phrase.
-                let Some(date) = date else { continue };
-                return Some(Dated {
-                    at,
-                    from: date,
-                    to: date,
-                });
-            }
-            let first = latest(month, 1, today)?;
-            let last = month_end(first);
-            let part = c.name("part").or(c.name("near")).map(|p| p.as_str());
-            let (from, to) = match part {
-                Some("start" | "beginning" | "early") => (first, first + chrono::Days::new(9)),
-                Some("middle" | "mid") => {
-                    (first + chrono::Days::new(10), first + chrono::Days::new(19))
-                }
-                Some("end" | "late") => (first + chrono::Days::new(20), last),
-                _ => (first, last),
-            };
+            let since =
+                lower[..at.start].ends_with("since ") || whole.as_str().starts_with("since");
+            let to = if since { today } else { to };
             return Some(Dated { at, from, to });
         }
     }
     None
+}
+
+/// The days one match of a pattern names.
+fn days(c: &regex::Captures, today: NaiveDate) -> Option<(NaiveDate, NaiveDate)> {
+    if c.name("last").is_some() {
+        let first = today.with_day(1)?.checked_sub_months(Months::new(1))?;
+        return Some((first, month_end(first)));
+    }
+    let month = match (c.name("month"), c.name("mm")) {
+        (Some(m), _) => month_number(m.as_str())?,
+        (None, Some(mm)) => mm.as_str().parse().ok()?,
+        (None, None) => return None,
+    };
+    let day = c.name("day").or(c.name("nth")).or(c.name("dof"));
+    if let Some(day) = day {
+        let day: u32 = day.as_str().parse().ok()?;
+        let date = match c.name("year") {
+            Some(y) => NaiveDate::from_ymd_opt(y.as_str().parse().ok()?, month, day)?,
+            None => latest(month, day, today)?,
+        };
+        return Some((date, date));
+    }
+    let part = c.name("part").or(c.name("near")).map(|p| p.as_str());
+    let of_year = |year: i32| {
+        let first = NaiveDate::from_ymd_opt(year, month, 1)?;
+        let last = month_end(first);
+        Some(match part {
+            Some("start" | "beginning" | "early") => (first, first + Days::new(9)),
+            Some("middle" | "mid") => (first + Days::new(10), first + Days::new(19)),
+            Some("end" | "late") => (first + Days::new(20), last),
+            _ => (first, last),
+        })
+    };
+    // This year's, unless it has not begun: the end of this month, asked on its 5th,
+    // is last year's.
+    let this = of_year(today.year())?;
+    if this.0 <= today {
+        Some(this)
+    } else {
+        of_year(today.year() - 1)
+    }
 }
 
 #[cfg(test)]
@@ -183,12 +199,36 @@ mod tests {
                 NaiveDate::from_ymd_opt(2025, 12, 31).unwrap()
             ))
         );
-        // Not dates: a modal verb, a version, a time, a day that does not exist.
+        // Since a month: to today.
+        assert_eq!(
+            span("what have we done since october?"),
+            Some((day(10, 1), day(11, 23)))
+        );
+        assert_eq!(
+            span("anything since the start of october"),
+            Some((day(10, 1), day(11, 23)))
+        );
+        // A part of this month yet to come is last year's.
+        let early = dated("what did we ship at the end of november?", day(11, 5)).unwrap();
+        assert_eq!(early.from, NaiveDate::from_ymd_opt(2025, 11, 21).unwrap());
+        // The 29th of February of the last leap year.
+        assert_eq!(
+            span("what did we do on feb 29"),
+            Some((
+                NaiveDate::from_ymd_opt(2024, 2, 29).unwrap(),
+                NaiveDate::from_ymd_opt(2024, 2, 29).unwrap()
+            ))
+        );
+        // Not dates: a modal verb, a version, a time, a day that does not exist, a
+        // count before "may", a name's possessive.
         for none in [
             "may i ask what we did",
             "what did we do for mar 3:15",
             "what changed in v1.5",
             "the 40th of may",
+            "where did we leave off? step 3 may still be failing",
+            "the job at 10:30 may move",
+            "what was left in jan's branch",
         ] {
             assert_eq!(span(none), None, "{none}");
         }

@@ -4,6 +4,8 @@
 //! phrase (yesterday, on Friday, last week, the 5th of November, the start of October)
 //! is resolved against the clock.
 
+use std::ops::Bound;
+
 use chrono::{DateTime, NaiveDate};
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur};
@@ -53,16 +55,39 @@ pub fn sessions(
 ) -> Result<Vec<Item>, IndexError> {
     let f = index.fields();
     let searcher = reader.searcher();
-    let query = BooleanQuery::new(vec![
-        (Occur::Must, term(f.kind, Kind::Session.name())),
-        (Occur::Must, term(f.scope, project)),
-    ]);
+    let of_project = || -> Vec<(Occur, Box<dyn tantivy::query::Query>)> {
+        vec![
+            (Occur::Must, term(f.kind, Kind::Session.name())),
+            (Occur::Must, term(f.scope, project)),
+        ]
+    };
+    let mut queries = vec![BooleanQuery::new(of_project())];
+    // A dated span is looked up by its dates too: it may lie before the newest fifty
+    // (which still come first, for the newest when the span holds none).
+    if let Some((first, last)) = days_of(span) {
+        let at = |d: NaiveDate, h, m, s| {
+            d.and_hms_opt(h, m, s)
+                .map_or(0, |t| t.and_utc().timestamp())
+        };
+        let mut dated = of_project();
+        dated.push((
+            Occur::Must,
+            Box::new(tantivy::query::RangeQuery::new(
+                Bound::Included(Term::from_field_i64(f.created, at(first, 0, 0, 0))),
+                Bound::Included(Term::from_field_i64(f.created, at(last, 23, 59, 59))),
+            )),
+        ));
+        queries.push(BooleanQuery::new(dated));
+    }
     let newest = TopDocs::with_limit(50).order_by_fast_field::<i64>("created", Order::Desc);
-    let mut all = Vec::new();
-    for (_, address) in searcher.search(&query, &newest)? {
-        let item = load(&searcher, f, address, now)?;
-        if Some(item.id.as_str()) != exclude && item.date <= now {
-            all.push(item);
+    let mut all: Vec<Item> = Vec::new();
+    for query in &queries {
+        for (_, address) in searcher.search(query, &newest)? {
+            let item = load(&searcher, f, address, now)?;
+            let seen = all.iter().any(|i| i.id == item.id);
+            if Some(item.id.as_str()) != exclude && item.date <= now && !seen {
+                all.push(item);
+            }
         }
     }
     // "Where did we leave off" is the newest session, and an older one only when it left
@@ -90,6 +115,15 @@ pub fn sessions(
     } else {
         chosen
     })
+}
+
+/// The first and last day of a dated span.
+fn days_of(span: Span) -> Option<(NaiveDate, NaiveDate)> {
+    match span {
+        Span::Day(day) => Some((day, day)),
+        Span::Between(first, last) => Some((first, last)),
+        _ => None,
+    }
 }
 
 /// Whether a word of a question names something the memory is about: a word some of
