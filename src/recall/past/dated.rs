@@ -40,30 +40,67 @@ fn month_alternation() -> String {
     names.join("|")
 }
 
+/// How many patterns there are (see [`source`]).
+const PATTERNS: usize = 6;
+
 /// The patterns, most specific first: a day is named by `year`/`mm`/`day` or
 /// `day`/`month`, a part of a month by `part` or `near`, the month before this one by
 /// `last`. A day before a month needs `the`, an ordinal or `of` ("the 5th of
 /// november", "5 of nov"): "step 3 may fail" names no day.
-fn patterns() -> &'static [Regex] {
-    static P: OnceLock<Vec<Regex>> = OnceLock::new();
-    P.get_or_init(|| {
-        let m = month_alternation();
-        [
-            r"\b(?P<year>20\d\d)-(?P<mm>\d\d)-(?P<day>\d\d)\b".to_string(),
-            format!(
-                r"\b(?:the (?P<day>\d{{1,2}})(?:st|nd|rd|th)?|(?P<nth>\d{{1,2}})(?:st|nd|rd|th)|(?P<dof>\d{{1,2}}) of) (?:of )?(?P<month>{m})\b"
-            ),
-            format!(r"\b(?P<month>{m})\.? (?:the )?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?:[^:\d]|$)"),
-            format!(
-                r"\b(?:(?:the )?(?P<part>start|beginning|middle|end) of |(?P<near>early|mid|late)[ -])(?P<month>{m})\b"
-            ),
-            format!(r"\b(?:in|during|since|over) (?:the month of )?(?P<month>{m})\b"),
-            r"\b(?P<last>last|previous) month\b".to_string(),
-        ]
-        .iter()
-        .map(|p| Regex::new(p).expect("a valid pattern"))
-        .collect()
-    })
+fn source(i: usize) -> String {
+    let m = month_alternation();
+    match i {
+        0 => r"\b(?P<year>20\d\d)-(?P<mm>\d\d)-(?P<day>\d\d)\b".to_string(),
+        1 => format!(
+            r"\b(?:the (?P<day>\d{{1,2}})(?:st|nd|rd|th)?|(?P<nth>\d{{1,2}})(?:st|nd|rd|th)|(?P<dof>\d{{1,2}}) of) (?:of )?(?P<month>{m})\b"
+        ),
+        2 => format!(
+            r"\b(?P<month>{m})\.? (?:the )?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?:[^:\d]|$)"
+        ),
+        3 => format!(
+            r"\b(?:(?:the )?(?P<part>start|beginning|middle|end) of |(?P<near>early|mid|late)[ -])(?P<month>{m})\b"
+        ),
+        4 => format!(r"\b(?:in|during|since|over) (?:the month of )?(?P<month>{m})\b"),
+        _ => r"\b(?P<last>last|previous) month\b".to_string(),
+    }
+}
+
+/// Pattern `i`, built the first time a text may match it: building all of them costs a
+/// hook process milliseconds.
+fn pattern(i: usize) -> &'static Regex {
+    static BUILT: [OnceLock<Regex>; PATTERNS] = [const { OnceLock::new() }; PATTERNS];
+    BUILT[i].get_or_init(|| Regex::new(&source(i)).expect("a valid pattern"))
+}
+
+/// Which patterns `lower` may match, from the words each needs (a month's name, a digit,
+/// a part of a month, a preposition, `month`, an ISO date's `20…-`): a pattern whose
+/// words are missing cannot match, and is neither built nor run. A word is a run of
+/// letters, so a word a pattern finds between its `\b`s is one here too.
+fn wanted(lower: &str) -> [bool; PATTERNS] {
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(w));
+    let month = words.iter().any(|w| month_number(w).is_some());
+    let digit = lower.chars().any(char::is_numeric);
+    [
+        lower.contains("20") && lower.contains('-'),
+        month && digit,
+        month && digit,
+        month
+            && has(&[
+                "start",
+                "beginning",
+                "middle",
+                "end",
+                "early",
+                "mid",
+                "late",
+            ]),
+        month && has(&["in", "during", "since", "over"]),
+        has(&["month"]),
+    ]
 }
 
 fn month_number(name: &str) -> Option<u32> {
@@ -91,8 +128,9 @@ fn month_end(first: NaiveDate) -> NaiveDate {
 /// The first dated phrase of `lower` (lower-cased), if any. After `since`, the span
 /// runs to today.
 pub(super) fn dated(lower: &str, today: NaiveDate) -> Option<Dated> {
-    for pattern in patterns() {
-        for c in pattern.captures_iter(lower) {
+    let wanted = wanted(lower);
+    for i in (0..PATTERNS).filter(|i| wanted[*i]) {
+        for c in pattern(i).captures_iter(lower) {
             let Some(whole) = c.get(0) else { continue };
             let at = whole.range();
             // A time's or a version's digits (`10:30 may`, `1.5 may`), a name's
