@@ -47,6 +47,20 @@ struct Rule {
     replace: &'static str,
 }
 
+/// What a key that names a secret holds, lower case: the literals the rule for
+/// `key=value` pairs needs (and what tells a name that says "secret" besides a `pepper`).
+const SECRET_NAME_WORDS: &[&str] = &[
+    "pass",
+    "pwd",
+    "token",
+    "secret",
+    "key",
+    "auth",
+    "credential",
+    "pepper",
+    "ksecvaluedata",
+];
+
 const RULES: &[Rule] = &[
     Rule {
         // A Java `.properties` value continued on the next line (`password=\`): the
@@ -128,17 +142,7 @@ const RULES: &[Rule] = &[
         // String: …`). A value that is a reference (`$VAR`, `${VAR}`,
         // `<placeholder>`) is no secret and stays. A quoted value not closed on its line
         // (a multi-line `.env` value) is a secret to the end of the line.
-        prefilter: &[
-            "pass",
-            "pwd",
-            "token",
-            "secret",
-            "key",
-            "auth",
-            "credential",
-            "pepper",
-            "ksecvaluedata",
-        ],
+        prefilter: SECRET_NAME_WORDS,
         pattern: r#"(?i)(?P<k>\b[a-z0-9_.-]*(?:password|passwd|passphrase|pwd|token|secret|pepper|ksecvaluedata(?: as string)?|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|accountkey|credentials?|auth[_-]?token|authorization)(?:[_.-][a-z0-9_.-]*)?["']?\s*(?:=>|[=:])[ \t]*(?:bearer\s+|basic\s+)?)(?P<v>[bBrR]{1,2}"[^"\n]*"|[bBrR]{1,2}'[^'\n]*'|"[^"$<\n][^"\n]*(?:"|(?m:$))|'[^'$<\n][^'\n]*(?:'|(?m:$))|[^\s&;,'"$<{][^\s&;,'"]*)"#,
         replace: "${k}[REDACTED]",
     },

@@ -46,10 +46,14 @@ fn is_random_base64(token: &str) -> bool {
         .strip_suffix("==")
         .or(token.strip_suffix('='))
         .unwrap_or(token);
+    // Every word of an output comes here: the letters are gathered only for a token
+    // long enough.
+    if !(MIN_LEN..=MAX_LEN).contains(&body.len()) {
+        return false;
+    }
     let signs = body.bytes().filter(|c| matches!(c, b'+' | b'/')).count();
     let letters: String = body.chars().filter(|c| !matches!(c, '+' | '/')).collect();
-    (MIN_LEN..=MAX_LEN).contains(&body.len())
-        && signs <= 3
+    signs <= 3
         && !body.starts_with(['+', '/'])
         && !body.ends_with('/')
         && !body.contains("//")
@@ -208,14 +212,20 @@ pub fn free_tokens(text: &str) -> Option<String> {
                     }
                     _ => (bare, false),
                 };
+                let random = is_random(bare);
+                if !random && !is_random_base64(bare) {
+                    return None;
+                }
                 let offset = word.find(bare)?;
                 let before = line[..at + offset].trim_end_matches(['"', '\'', '`', '(']);
-                if !(is_random(bare) || is_random_base64(bare) && after_a_sentence(before)) {
+                // Base64 is taken only in prose (see `is_random_base64`).
+                let sentence = after_a_sentence(before);
+                if !random && !sentence {
                     return None;
                 }
                 let named = before.trim_end().ends_with([':', '=', ',', '>'])
-                    && !assigned_to_a_plain_name(before)
-                    && !after_a_sentence(before);
+                    && !sentence
+                    && !assigned_to_a_plain_name(before);
                 // A line of its own, but for `NAME=value` written as one word.
                 let alone = line.trim() == word && !split;
                 // An SSH public key's body (`ssh-ed25519 AAAAC3…`) begins with its

@@ -392,19 +392,11 @@ pub(super) fn is_secret_value(key: &str, value: &str) -> bool {
     // literal is the secret. A `pepper` inside a longer name (Chromium's
     // `--register-pepper-plugins`) is a plugin's, not a hash's.
     let code = key.contains("ksecvaluedata") && !value.trim_start().starts_with(['"', '\''])
-        || key.contains("pepper")
-            && !key.ends_with("pepper")
-            && ![
-                "pass",
-                "pwd",
-                "token",
-                "secret",
-                "key",
-                "auth",
-                "credential",
-            ]
-            .iter()
-            .any(|w| key.contains(w));
+        || key.contains("pepper") && !key.ends_with("pepper") && {
+            // Without its pepper, the name says no secret.
+            let rest = key.replace("pepper", "");
+            !super::SECRET_NAME_WORDS.iter().any(|w| rest.contains(w))
+        };
     // `Authorization: Bearer …`: the scheme is not the secret, what follows it is.
     let scheme = key.ends_with("authorization")
         && matches!(
