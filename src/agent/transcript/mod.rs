@@ -151,6 +151,7 @@ pub fn last_answer(tail: &str) -> Option<String> {
         let mut first = None;
         let mut last = "";
         let mut announced = false;
+        let mut in_code = false;
         while !rest.is_empty() {
             let end = rest
                 .char_indices()
@@ -160,8 +161,11 @@ pub fn last_answer(tail: &str) -> Option<String> {
                 })
                 .map_or(rest.len(), |(i, c)| i + c.len_utf8());
             let sentence = rest[..end].trim();
-            // A table's row or a code fence is never how a turn ended.
-            let markup = sentence.starts_with('|') || sentence.starts_with("```");
+            // A table's row, a code fence or the code inside one is never how a turn
+            // ended (`videoDrivers = [ "nvidia" ];` has words enough to pass for one).
+            let fence = sentence.starts_with("```");
+            let markup = sentence.starts_with('|') || fence || in_code;
+            in_code ^= fence;
             if !markup {
                 last = sentence;
             }
@@ -172,7 +176,7 @@ pub fn last_answer(tail: &str) -> Option<String> {
             let said = sentence.split_whitespace().count() >= 4
                 && !markup
                 && !sentence.starts_with('#')
-                && !sentence.ends_with(':')
+                && !sentence.ends_with([':', '：'])
                 && !step;
             if said {
                 first = Some(sentence);
@@ -186,7 +190,7 @@ pub fn last_answer(tail: &str) -> Option<String> {
         // ("Done.", "Fixed, tests pass.") is its last sentence.
         let first = match first {
             Some(said) => said,
-            None if announced || last.ends_with(':') => return None,
+            None if announced || last.is_empty() || last.ends_with([':', '：']) => return None,
             None => last,
         };
         let first = crate::agent::redact::redact(first);
@@ -289,6 +293,11 @@ mod tests {
             Some("All 214 tests pass now.")
         );
         assert_eq!(answer("Done.").as_deref(), Some("Done."));
+        // Code shown in a fence is not what the agent said.
+        assert_eq!(
+            answer("You're absolutely right! Since you refactored:\n```nix\n(import ../../lib/hosts { hostname = \"jaro\"; })\n```\nYou no longer need `hostname` in `specialArgs`.").as_deref(),
+            Some("You no longer need `hostname` in `specialArgs`.")
+        );
         // A table or a code block says nothing by itself; the sentence after it may.
         assert_eq!(
             answer("Here is the comparison:\n| Metric | Legacy | Modern |\n|---|---|---|\nThe modern page loads twice as fast.").as_deref(),
@@ -308,6 +317,7 @@ mod tests {
             "Let me try a different approach:",
             "Now I have everything I need.",
             "Now I'll update the resolver tests too.",
+            "我先前只說 `/tmp` 可寫，沒點出它其實是 RAM。三個影響：",
         ] {
             assert_eq!(answer(step), None, "{step}");
         }
