@@ -45,6 +45,9 @@ pub struct Payload {
     /// Stop: a Stop hook already blocked this turn once.
     #[serde(deserialize_with = "any_flag")]
     pub stop_hook_active: bool,
+    /// Set only on a subagent's tool events: its calls are not the session's own.
+    #[serde(deserialize_with = "any_text")]
+    pub agent_id: Option<String>,
     /// The Claude Code version that wrote a replayed transcript line (live payloads have
     /// none: they come from a current build). Failure texts changed shape over versions.
     #[serde(deserialize_with = "any_text")]

@@ -15,10 +15,15 @@ use crate::recall::render::Budget;
 pub fn run(ctx: &HookCtx, event: Event) -> Result<Option<Answer>> {
     let project = ctx.project.as_ref().map(|p| p.name.as_str());
     let obs = observation::from_tool_event(&ctx.payload, event, ctx.now, project);
-    if let Some(obs) = &obs {
+    // A subagent's calls interleave with the main thread's: recorded in one stream, a
+    // subagent's failure would find its "fix" in the main thread's next command. They
+    // are learned from as replay reads transcripts, main thread only; a subagent is
+    // still served recall.
+    let subagent = ctx.payload.agent_id.is_some();
+    if let Some(obs) = obs.as_ref().filter(|_| !subagent) {
         ctx.record(obs)?;
     }
-    if event == Event::Post && ctx.payload.tool() == Tool::TodoWrite {
+    if event == Event::Post && ctx.payload.tool() == Tool::TodoWrite && !subagent {
         remember_tasks(ctx)?;
     }
     if !ctx.replaying() {

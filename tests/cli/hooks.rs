@@ -126,6 +126,19 @@ fn tool_events_are_recorded_with_redaction_and_error_excerpts() {
 }
 
 #[test]
+fn a_subagents_tool_calls_are_not_the_sessions_own() {
+    // Replay learns from the main thread only; live, a subagent's failure recorded in
+    // the session's stream would find its "fix" in the main thread's next command.
+    let env = ready();
+    silent(&env.hook("post-tool-use-failure", "post_tool_use_failure_subagent"));
+    assert!(observations(&env).is_empty());
+    env.hook("post-tool-use-failure", "post_tool_use_failure_bash")
+        .success();
+    assert_eq!(observations(&env).len(), 1);
+    assert_eq!(hooks_log(&env), "");
+}
+
+#[test]
 fn prompt_recall_is_gated_and_never_repeats() {
     let env = ready();
     for fixture in ["user_prompt_short", "user_prompt_slash"] {
