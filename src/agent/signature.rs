@@ -81,18 +81,32 @@ pub type Banners = std::collections::HashSet<u32>;
 
 /// The telling line, banners aside.
 pub fn telling_line_among<'a>(error: &'a str, banners: &Banners) -> &'a str {
-    let lines: Vec<&str> = error
+    let lines = lines_of(error, banners);
+    failure_among(&lines).unwrap_or_else(|| lines.first().copied().unwrap_or(""))
+}
+
+/// The line of `text` that says what failed, when one does (a text that may not be an
+/// error at all: a pasted log).
+pub fn failing_line(text: &str) -> Option<&str> {
+    failure_among(&lines_of(text, &Banners::default()))
+}
+
+fn lines_of<'a>(error: &'a str, banners: &Banners) -> Vec<&'a str> {
+    error
         .split(['\n', '|'])
         .map(str::trim)
         .filter(|l| !is_bare_status(l) && l.chars().any(char::is_alphabetic))
         .filter(|l| !banners.contains(&crate::agent::observation::line_hash(l)))
-        .collect();
-    for word in TELLING {
-        if let Some(line) = lines.iter().find(|l| l.to_ascii_lowercase().contains(word)) {
-            return line;
-        }
-    }
-    lines.first().copied().unwrap_or("")
+        .collect()
+}
+
+fn failure_among<'a>(lines: &[&'a str]) -> Option<&'a str> {
+    TELLING.iter().find_map(|word| {
+        lines
+            .iter()
+            .find(|l| l.to_ascii_lowercase().contains(word))
+            .copied()
+    })
 }
 
 /// An error line made to fit `max` characters for quoting: long paths give way first,

@@ -77,9 +77,132 @@ pub fn typed_words(prompt: &str) -> String {
     out.join("\n")
 }
 
+/// The line a person reads as what was asked (a session's title, its "Asked:" list):
+/// the first line, when it is a sentence. A prompt that opens with pasted lines (a
+/// shell prompt, a log) and holds a failure is named by the line that says what failed,
+/// marked as pasted, after the user's few words if any ("why?"); else by the first
+/// full sentence the user typed; else by its first line.
+pub fn request_line(prompt: &str) -> Option<String> {
+    let first = prompt.lines().map(str::trim).find(|l| !l.is_empty())?;
+    if is_a_sentence(first, 3) {
+        return Some(first.to_string());
+    }
+    let typed = typed_words(prompt);
+    let own: Vec<&str> = typed
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let lines = prompt.lines().filter(|l| !l.trim().is_empty()).count();
+    if let Some(failure) = crate::agent::signature::failing_line(prompt).filter(|_| lines >= 3) {
+        let pasted = crate::agent::signature::quotable(failure, 80);
+        // The user's few words ask about the paste ("why?", "look:") or close it.
+        let last = prompt.lines().map(str::trim).rfind(|l| !l.is_empty());
+        let words = |l: &str| l.split_whitespace().count();
+        let few = own.first().filter(|l| {
+            *l != &failure
+                && words(l) < 3
+                && words(l) == alphabetic_words(l)
+                && (l.ends_with(['?', ':']) || Some(**l) == last)
+        });
+        return Some(match few {
+            Some(few) => format!("{few} (pasted: {pasted})"),
+            None => format!("(pasted) {pasted}"),
+        });
+    }
+    let sentence = own.iter().find(|l| is_a_sentence(l, 5)).copied();
+    Some(sentence.unwrap_or(first).to_string())
+}
+
+/// Words that begin with a letter and hold only letters, once quotes, brackets and
+/// closing punctuation are set aside (`don't`, `` `cargo ``, "CI," count; `-s`,
+/// `$TOKEN`, `v0.3.1`, `src/lib.rs` do not).
+fn alphabetic_words(line: &str) -> usize {
+    line.split_whitespace()
+        .map(|w| {
+            w.trim_start_matches(['"', '\'', '`', '(', '[', '{', '*', '_'])
+                .trim_end_matches([
+                    '.', ',', ';', ':', '!', '?', '"', '\'', '`', ')', ']', '}', '*', '_',
+                ])
+        })
+        .filter(|w| w.starts_with(char::is_alphabetic))
+        .filter(|w| {
+            w.chars()
+                .all(|c| c.is_alphabetic() || c == '\'' || c == '-')
+        })
+        .count()
+}
+
+/// A line a person wrote: `min` words or more, three in four of them words of letters
+/// (a log line is paths, versions, flags and numbers between its words), the first a
+/// word too (`fatal:`, `go:`, `api_test.go:582:21:` open a program's line), no column
+/// bar. Or a line of Chinese or Japanese, which has no spaces to count by.
+fn is_a_sentence(line: &str, min: usize) -> bool {
+    let cjk = line
+        .chars()
+        .filter(|c| matches!(*c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF))
+        .count();
+    if cjk >= 4 {
+        return true;
+    }
+    let words = line.split_whitespace().count();
+    let opens = line
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| !w.ends_with(':') && alphabetic_words(w) == 1);
+    opens
+        && words >= min
+        && alphabetic_words(line) * 4 >= words * 3
+        && !line.split_whitespace().any(|w| w == "|")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::typed_words;
+    use super::{request_line, typed_words};
+
+    #[test]
+    fn a_request_is_named_by_what_the_user_typed() {
+        let line = |p: &str| request_line(p).unwrap_or_default();
+        assert_eq!(line("fix the parser\nit drops the sign"), "fix the parser");
+        assert_eq!(
+            line(
+                "go: downloading golang.org/x/sys v0.0.0\ngo: downloading github.com/google/go-cmp v0.5.8\n• linting\napi.go:1: : # github.com/acme/api\napi_test.go:44:3: cannot use mock (variable of type *MockProducer) as ProducerService value\napi_test.go:582:21: too many errors (typecheck)\n"
+            ),
+            "(pasted) api_test.go:44:3: cannot use mock (variable of type *MockProducer) as ProducerS…"
+        );
+        assert_eq!(
+            line(
+                "[me@host ~/src/app main !19]\n[128]$ gcm\nfatal: Unable to create '/src/app/.git/index.lock': File exists.\n"
+            ),
+            "(pasted) fatal: Unable to create '/src/app/.git/index.lock': File exists."
+        );
+        assert_eq!(
+            line("```\nerror[E0432]: unresolved import `crate::csv`\n```\nwhy?"),
+            "why? (pasted: error[E0432]: unresolved import `crate::csv`)"
+        );
+        assert_eq!(
+            line(
+                "the export test fails on CI only:\n```\nthread 'export' panicked at tests/it.rs:61:10\n```"
+            ),
+            "the export test fails on CI only:"
+        );
+        assert_eq!(line("  \n"), "");
+        assert_eq!(
+            line(
+                "$ make decrypt-secrets\nExiting...\nFATAL: Failed to decrypt ./server/.env\nmake: *** [decrypt] Error 1"
+            ),
+            "(pasted) FATAL: Failed to decrypt ./server/.env"
+        );
+        // A request that names files is still the user's (no failure pasted).
+        assert_eq!(
+            line("update src/lib.rs and src/main.rs"),
+            "update src/lib.rs and src/main.rs"
+        );
+        assert_eq!(
+            line("`ledger tags` lists everything now, do the docs"),
+            "`ledger tags` lists everything now, do the docs"
+        );
+    }
 
     #[test]
     fn pastes_are_set_aside_and_typed_words_kept() {

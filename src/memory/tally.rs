@@ -54,8 +54,8 @@ impl Tally {
                 self.first_request = obs
                     .prompt
                     .as_deref()
-                    .and_then(|p| p.lines().map(str::trim).find(|l| !l.is_empty()))
-                    .map(|l| crate::text::one_line(l, 80));
+                    .and_then(crate::agent::typed::request_line)
+                    .map(|l| crate::text::one_line(&l, 80));
             }
             return;
         };

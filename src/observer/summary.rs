@@ -45,8 +45,8 @@ pub fn summarize(all: &[Observation], last_answer: Option<&str>) -> String {
     let requests: Vec<String> = all
         .iter()
         .filter_map(|o| o.prompt.as_deref().filter(|_| o.tool.is_none()))
-        .filter_map(|p| p.lines().map(str::trim).find(|l| !l.is_empty()))
-        .map(|l| one_line(l, 100))
+        .filter_map(crate::agent::typed::request_line)
+        .map(|l| one_line(&l, 100))
         .collect();
     if !requests.is_empty() {
         out.push_str("Asked:\n");
