@@ -124,10 +124,17 @@ fn failure_line(tool: &str, text: &str, era: crate::agent::observation::Era) -> 
 /// The first sentence of the agent's last answer in a transcript's tail (main thread,
 /// text, not a tool call), redacted and bounded: how the session ended.
 pub fn last_answer(tail: &str) -> Option<String> {
+    // Set once the newest turn proved cut short: its earlier texts were said mid-work
+    // too, so the search goes on from the prompt that opened it.
+    let mut cut_short = false;
     for line in tail.lines().rev() {
         let Ok(v) = serde_json::from_str::<Value>(line) else {
             continue;
         };
+        if cut_short {
+            cut_short = !is_a_prompt(&v);
+            continue;
+        }
         if v.get("type").and_then(Value::as_str) != Some("assistant")
             || v.get("isSidechain").and_then(Value::as_bool) == Some(true)
         {
@@ -186,17 +193,44 @@ pub fn last_answer(tail: &str) -> Option<String> {
         }
         // An answer that only announces its next step ("let me find where `codes` is
         // imported:") or ends on a colon went on in a tool call: a turn cut short, not
-        // how the session ended (the outcome of the turn before stands). A short answer
-        // ("Done.", "Fixed, tests pass.") is its last sentence.
+        // how the session ended; the outcome of the turn before stands (the Stop hook
+        // already has it live; a replay reading the tail once finds it here). A short
+        // answer ("Done.", "Fixed, tests pass.") is its last sentence.
         let first = match first {
             Some(said) => said,
-            None if announced || last.is_empty() || last.ends_with([':', '：']) => return None,
+            None if announced || last.is_empty() || last.ends_with([':', '：']) => {
+                cut_short = true;
+                continue;
+            }
             None => last,
         };
         let first = crate::agent::redact::redact(first);
         return Some(crate::text::one_line(&first, 200));
     }
     None
+}
+
+/// Whether a transcript line is a prompt the user sent (main thread, their text; not a
+/// tool's result, not Claude Code's own meta lines).
+fn is_a_prompt(v: &Value) -> bool {
+    let flag = |k: &str| v.get(k).and_then(Value::as_bool) == Some(true);
+    if v.get("type").and_then(Value::as_str) != Some("user")
+        || flag("isSidechain")
+        || flag("isMeta")
+    {
+        return false;
+    }
+    match v.pointer("/message/content") {
+        Some(Value::String(_)) => true,
+        Some(Value::Array(blocks)) => {
+            let kind = |b: &Value| b.get("type").and_then(Value::as_str).map(str::to_string);
+            blocks.iter().any(|b| kind(b).as_deref() == Some("text"))
+                && !blocks
+                    .iter()
+                    .any(|b| kind(b).as_deref() == Some("tool_result"))
+        }
+        _ => false,
+    }
 }
 
 /// Whether a sentence announces what the agent is about to do ("Let me try a different
@@ -329,6 +363,19 @@ mod tests {
             line("Let me try a different approach:")
         );
         assert_eq!(last_answer(&tail), None);
+        // The turn before the one cut short: its answer is how the session stands.
+        let prompt = serde_json::json!({"type": "user", "message": {"content": "CI still fails:\nrun golangci-lint"}}).to_string();
+        let result = serde_json::json!({"type": "user", "message": {"content": [{"type": "tool_result", "content": "ok"}]}}).to_string();
+        let tail = format!(
+            "{}\n{prompt}\n{}\n{result}\n{}",
+            line("The mock is correct locally but the file isn't committed to the branch."),
+            line("Import block needs gofmt ordering."),
+            line("I also need to put `grpc` back — let me find where `codes` is in the imports:")
+        );
+        assert_eq!(
+            last_answer(&tail).as_deref(),
+            Some("The mock is correct locally but the file isn't committed to the branch.")
+        );
     }
 
     #[test]
