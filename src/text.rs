@@ -1,5 +1,6 @@
 //! Small string helpers shared by every layer: clipping on character boundaries (head or
-//! tail), one-line flattening, camel case split into words, and a stable hash.
+//! tail), one-line flattening, camel case split into words, a stable hash, and which
+//! scripts run their words together.
 
 /// Cuts `text` to at most `max` characters on a character boundary.
 pub fn clip_chars(text: &str, max: usize) -> &str {
@@ -111,6 +112,15 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
+}
+
+/// Whether `c` is of a script written without spaces between words: Chinese and
+/// Japanese (Korean puts spaces between its words).
+pub fn unspaced(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30FF}' // kana
+        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}' // han
+    )
 }
 
 #[cfg(test)]

@@ -138,11 +138,7 @@ fn alphabetic_words(line: &str) -> usize {
 /// word too (`fatal:`, `go:`, `api_test.go:582:21:` open a program's line), no column
 /// bar. Or a line of Chinese or Japanese, which has no spaces to count by.
 fn is_a_sentence(line: &str, min: usize) -> bool {
-    let cjk = line
-        .chars()
-        .filter(|c| matches!(*c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF))
-        .count();
-    if cjk >= 4 {
+    if line.chars().filter(|c| crate::text::unspaced(*c)).count() >= 4 {
         return true;
     }
     let words = line.split_whitespace().count();

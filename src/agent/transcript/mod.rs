@@ -210,27 +210,15 @@ pub fn last_answer(tail: &str) -> Option<String> {
     None
 }
 
-/// Whether a transcript line is a prompt the user sent (main thread, their text; not a
-/// tool's result, not Claude Code's own meta lines).
+/// Whether a transcript line is a prompt the user sent: main thread, not a meta line, and
+/// what `prompt::classify` takes for a person typing a request (as replay does).
 fn is_a_prompt(v: &Value) -> bool {
     let flag = |k: &str| v.get(k).and_then(Value::as_bool) == Some(true);
-    if v.get("type").and_then(Value::as_str) != Some("user")
-        || flag("isSidechain")
-        || flag("isMeta")
-    {
-        return false;
-    }
-    match v.pointer("/message/content") {
-        Some(Value::String(_)) => true,
-        Some(Value::Array(blocks)) => {
-            let kind = |b: &Value| b.get("type").and_then(Value::as_str).map(str::to_string);
-            blocks.iter().any(|b| kind(b).as_deref() == Some("text"))
-                && !blocks
-                    .iter()
-                    .any(|b| kind(b).as_deref() == Some("tool_result"))
-        }
-        _ => false,
-    }
+    v.get("type").and_then(Value::as_str) == Some("user")
+        && !flag("isSidechain")
+        && !flag("isMeta")
+        && v.pointer("/message/content")
+            .is_some_and(|c| matches!(prompt::classify(c), prompt::Line::Prompt(_)))
 }
 
 /// Whether a sentence announces what the agent is about to do ("Let me try a different

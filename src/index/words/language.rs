@@ -152,14 +152,7 @@ pub fn foreign(text: &str) -> Option<Foreign> {
     })
 }
 
-/// Whether `c` is of a script written without spaces between words: Chinese and
-/// Japanese (Korean puts spaces between its words).
-pub fn unspaced(c: char) -> bool {
-    matches!(c,
-        '\u{3040}'..='\u{30FF}' // kana
-        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}' // han
-    )
-}
+pub use crate::text::unspaced;
 
 #[cfg(test)]
 mod tests {
