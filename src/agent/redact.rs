@@ -467,6 +467,28 @@ fn compiled(i: usize) -> &'static Regex {
 
 /// Returns `text` with every secret replaced by `[REDACTED]`.
 pub fn redact(text: &str) -> Cow<'_, str> {
+    // Terminal colours cut `password = value` into pieces no rule reads whole (`bat`,
+    // `jq -C`, `grep --color=always`), and nothing kept has use for them.
+    if text.contains('\u{1b}') {
+        return Cow::Owned(redact(&crate::text::strip_ansi(text)).into_owned());
+    }
+    // A file inside one JSON string (a tool's result in a session log, a ConfigMap's
+    // `.env`) has `\n` for its line breaks: the rules read it as the lines it holds.
+    // The vertical tab is whitespace that no value takes in, and text never holds it
+    // here; the length stays, so the escapes come back where they were.
+    if !text.contains(['\n', '\u{b}']) && text.matches("\\n").nth(1).is_some() {
+        let lined = text.replace("\\n", "\u{b}\n");
+        let out = redact_lines(&lined);
+        return match out {
+            Cow::Borrowed(_) => Cow::Borrowed(text),
+            Cow::Owned(out) => Cow::Owned(out.replace("\u{b}\n", "\\n").replace('\n', "\\n")),
+        };
+    }
+    redact_lines(text)
+}
+
+/// `redact` of text whose line breaks are its own.
+fn redact_lines(text: &str) -> Cow<'_, str> {
     let lower = text.to_ascii_lowercase();
     let mut out = match key_pair::after_key_id(text, &lower) {
         Some(replaced) => Cow::Owned(replaced),

@@ -286,6 +286,21 @@ pub(super) fn char_kinds(token: &str) -> [bool; 4] {
     ]
 }
 
+/// A product and its version as a protocol names them (`HTTP/1.1`, `Mozilla/5.0`,
+/// `curl/8.4.0`, `python-requests/2.31.0`): an access log's words, never a secret.
+fn is_product(token: &str) -> bool {
+    token.split_once('/').is_some_and(|(name, version)| {
+        name.starts_with(|c: char| c.is_ascii_alphabetic())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && !version.is_empty()
+            && version
+                .split('.')
+                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
 /// Whether a token looks like a secret: long enough, and mixed (three kinds of
 /// character), or a long run of hex or base32.
 pub(super) fn looks_secret(token: &str) -> bool {
@@ -322,6 +337,11 @@ pub(super) fn looks_secret(token: &str) -> bool {
         && !assigned
         && !token.contains("://")
         && !token.starts_with(['/', '~', '.', '$', '<', '{', '['])
+        // A path as a query carries it (`?next=%2Fbookings%2F…`), with no query of
+        // its own (`%3Ftoken%3D…` may hold one).
+        && !(token.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("%2f"))
+            && !token.to_ascii_lowercase().contains("%3d"))
+        && !is_product(token)
         && !super::value::is_shell_syntax(token)
         && !super::value::is_timestamp(token)
         && !is_address(token)

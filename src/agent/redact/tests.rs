@@ -1079,6 +1079,50 @@ fn the_fifteenth_held_out_corpus() {
     assert!(mangled[0] <= 2 && mangled[1] <= 4, "{mangled:?}");
 }
 
+/// A sixteenth corpus (`tests/data/secrets/corpus16.toml`), written by a reviewer who never
+/// read the redaction code: secrets as the agent's tools carry them, decorated or escaped
+/// (the Read tool's line numbers, Grep's `path:line:`, colour escapes, JSON-escaped
+/// strings, diffs, shell traces, wrapped and URL-encoded values, units and CI logs), and
+/// pasted into prompts in Esperanto, Māori, Javanese and Igbo.
+#[test]
+fn the_sixteenth_held_out_corpus() {
+    let (missed, mangled) = measure_halves("corpus16.toml", "sixteenth corpus");
+    // Measured as it came, before any rule for it: 1 and 4 missed, 2 and 0 mangled.
+    // From the read half: colours stripped before the rules, a JSON string's `\n`
+    // read as the line break it stands for, a product's version (`HTTP/1.1`) and a
+    // query's encoded path no secret (read half 1 -> 0 missed, 2 -> 0 mangled; the
+    // never-read half, measured once after: unchanged, 4 and 0).
+    assert!(missed[0] == 0 && missed[1] <= 4, "{missed:?}");
+    assert!(mangled[0] == 0 && mangled[1] == 0, "{mangled:?}");
+}
+
+/// The sixteenth corpus's read half, as rules: each shape alone (values made up here).
+#[test]
+fn shapes_of_the_sixteenth_corpus() {
+    // `bat` colours each word of `password = value` apart.
+    let coloured = "\u{1b}[38;5;238m   4\u{1b}[0m \u{1b}[38;2;166;226;46mpassword\u{1b}[0m\u{1b}[38;2;248;248;242m \u{1b}[0m\u{1b}[38;2;249;38;114m=\u{1b}[0m \u{1b}[38;2;230;219;116mTern4471_Quay!\u{1b}[0m";
+    let out = redact(coloured);
+    assert!(!out.contains("Tern4471_Quay!"), "{out}");
+    assert!(out.contains("password = "), "colours go, words stay: {out}");
+    // A `.env` in one JSON string: its lines are read as lines, the escapes come back.
+    let escaped = r#"{"content":"     3→SHIP_API_SECRET=Kp2wLx9QvT4mNz7RbY3c\n     4→SHIP_TOKEN=${SHIP_TOKEN}\n     5→SHIP_REGION=\n"},"uuid":"5b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e"}"#;
+    let out = redact(escaped);
+    assert!(!out.contains("Kp2wLx9QvT4mNz7RbY3c"), "{out}");
+    for kept in [
+        "SHIP_TOKEN=${SHIP_TOKEN}\\n",
+        "5→SHIP_REGION=\\n",
+        "5b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+    ] {
+        assert!(out.contains(kept), "{kept} in {out}");
+    }
+    // An access log of a login page: a product's version and an encoded path are no
+    // secrets; a query inside the encoded path still may hold one.
+    let log = r#"10.1.2.3 - - [27/Nov/2026:09:30:58 +0100] "GET /login?next=%2Forders%2F5b1e2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e%2Fpdf HTTP/1.1" 200 512 "-" "Mozilla/5.0 (X11)""#;
+    assert_eq!(redact(log), log);
+    let hidden = r#""GET /login?next=%2Fexport%3Fkey%3DWq8Zt3Lx7Vn2Pb5Rk9Mc HTTP/1.1""#;
+    assert!(!redact(hidden).contains("Wq8Zt3Lx7Vn2Pb5Rk9Mc"));
+}
+
 /// The fifteenth corpus's read half, as rules: each shape alone (values made up here).
 #[test]
 fn shapes_of_the_fifteenth_corpus() {
