@@ -716,3 +716,29 @@ fn recall_on_the_fifteenth_held_out_set() {
 const HELD_OUT_15: (f64, f64, f64) = (0.64, 0.63, 0.80);
 /// As it came, search with the whole prompt ranked above plain BM25 (0.73 against 0.68).
 const HELD_OUT_15_BM25_GAP: f64 = 0.0;
+
+/// 48 prompts by a sixteenth reviewer (`heldout16.toml`), written before the change
+/// they measure: a representative week rather than an adversarial one — thirty English
+/// work prompts (seven with a short pasted log, follow-ups, symptoms, plans the memory
+/// argues against), four in Swedish, Polish, Korean and Turkish, six past-work
+/// questions (one dated, one by weekday) and eight ordinary tasks with nothing
+/// relevant. Split like the fifteenth: even positions read while tuning, odd never.
+#[test]
+fn recall_on_the_sixteenth_held_out_set() {
+    let set = "heldout16.toml";
+    let label = "sixteenth held-out set";
+    for (half, part, show) in [("read half", 0, true), ("never-read half", 1, false)] {
+        let (f, prompts) = evaluate_part(&World::new(), set, show, |n| n % 2 == part);
+        f.print(&format!("{label}, {half}"), prompts);
+    }
+    held_out_held_within(set, label, HELD_OUT_16, HELD_OUT_16_BM25_GAP);
+}
+
+/// Where the sixteenth set stood as it came, measured before any change for it: 68%
+/// precision, 3 of 8 unrelated prompts served, 55% of the answerable ones (read half:
+/// 68%, 1 of 4, 60%; never-read half: 68%, 2 of 4, 50%). No change was kept from it:
+/// every looser floor tried on the read sets (two rare words shared, a lower topic or
+/// share floor) served more unrelated prompts on the never-read ones in proportion.
+const HELD_OUT_16: (f64, f64, f64) = (0.66, 0.38, 0.55);
+/// As it came, search with the whole prompt ranked above plain BM25 (0.61 against 0.59).
+const HELD_OUT_16_BM25_GAP: f64 = 0.0;
