@@ -255,13 +255,16 @@ fn session_gist(body_text: &str, ending: crate::memory::session::Ending) -> Opti
 /// teach, says more.
 fn episode_gist(body: &str, pattern: Option<&str>) -> Option<String> {
     let sighting = sightings(body).last().map(str::to_string);
+    // The whole first paragraph: a story written by hand or by the model says what
+    // happened on its first line and how it was resolved on the next.
     let lesson = || {
-        body.lines()
+        let lines: Vec<&str> = body
+            .lines()
             .map(str::trim)
             .skip_while(|l| l.is_empty() || l.starts_with('#'))
             .take_while(|l| !l.is_empty() && !l.starts_with('#'))
-            .next()
-            .map(str::to_string)
+            .collect();
+        (!lines.is_empty()).then(|| lines.join(" "))
     };
     let story = pattern.is_none_or(crate::memory::pattern::is_recovery);
     if story {

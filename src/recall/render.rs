@@ -55,7 +55,7 @@ impl Block {
             .saturating_sub(id.chars().count() + 3)
             .max(40);
         let line = squeeze_quotes(&one_line(&sanitized(line), usize::MAX), room);
-        let full = format!("{} ({id})", one_line(&line, room));
+        let full = format!("{} ({id})", keep_the_end(&line, room));
         self.push_item(full, id);
     }
 
@@ -83,6 +83,39 @@ impl Block {
         self.text.push_str(&full);
         self.text.push('\n');
         self.ids.push(id.to_string());
+    }
+}
+
+/// The most of a line's room its last clause may take when the middle gives way.
+const END_SHARE: usize = 60;
+
+/// `line` clipped to `room`, giving way in the middle when it must: a story's last
+/// clause says how it ended (the fix, "the pods came up", what is still open), so it is
+/// kept whole when it takes at most `END_SHARE`% of the room, and the account before
+/// it is clipped instead.
+fn keep_the_end(line: &str, room: usize) -> String {
+    let n = line.chars().count();
+    if n <= room {
+        return line.to_string();
+    }
+    let boundary = [". ", "; "]
+        .iter()
+        .filter_map(|b| line.rfind(b).map(|at| at + b.len()))
+        .max();
+    let Some(start) = boundary else {
+        return one_line(line, room);
+    };
+    let end = &line[start..];
+    let end_len = end.chars().count();
+    // The head keeps at least a third of the room: what happened, before how it ended.
+    if end_len * 100 > room * END_SHARE || room < end_len + 3 + room / 3 {
+        return one_line(line, room);
+    }
+    let head = crate::text::one_line_words(&line[..start], room - end_len - 2);
+    if head.ends_with('…') {
+        format!("{head} {end}")
+    } else {
+        format!("{head} … {end}")
     }
 }
 
@@ -563,5 +596,24 @@ mod tests {
             ),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_story_too_long_keeps_how_it_ended() {
+        let story = "- episode 2026-05-27: Gateway pods in CrashLoopBackOff after chart bump: \
+            After rolling gateway chart 1.8 to staging all pods went into CrashLoopBackOff \
+            with empty current logs. The new chart passed the value without a unit; set it \
+            to \"30s\" in values/gateway/staging.yaml and the pods came up.";
+        let line = keep_the_end(story, 200);
+        assert!(line.chars().count() <= 200, "{line}");
+        assert!(
+            line.starts_with("- episode 2026-05-27: Gateway pods"),
+            "{line}"
+        );
+        assert!(line.ends_with("and the pods came up."), "{line}");
+        // A last clause that would take most of the room is no ending to keep.
+        let long = format!("{} then {}", "x ".repeat(50), "y ".repeat(80));
+        assert_eq!(keep_the_end(&long, 120), one_line(&long, 120));
+        assert_eq!(keep_the_end("short. line", 120), "short. line");
     }
 }
