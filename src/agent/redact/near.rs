@@ -286,6 +286,15 @@ pub(super) fn char_kinds(token: &str) -> [bool; 4] {
     ]
 }
 
+/// A path as a query carries it (`?next=%2Fbookings%2F…`), with no query of its own
+/// (`%3Ftoken%3D…` may hold one).
+fn is_encoded_path(token: &str) -> bool {
+    token
+        .get(..3)
+        .is_some_and(|p| p.eq_ignore_ascii_case("%2f"))
+        && !token.to_ascii_lowercase().contains("%3d")
+}
+
 /// A product and its version as a protocol names them (`HTTP/1.1`, `Mozilla/5.0`,
 /// `curl/8.4.0`, `python-requests/2.31.0`): an access log's words, never a secret.
 fn is_product(token: &str) -> bool {
@@ -337,10 +346,7 @@ pub(super) fn looks_secret(token: &str) -> bool {
         && !assigned
         && !token.contains("://")
         && !token.starts_with(['/', '~', '.', '$', '<', '{', '['])
-        // A path as a query carries it (`?next=%2Fbookings%2F…`), with no query of
-        // its own (`%3Ftoken%3D…` may hold one).
-        && !(token.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("%2f"))
-            && !token.to_ascii_lowercase().contains("%3d"))
+        && !is_encoded_path(token)
         && !is_product(token)
         && !super::value::is_shell_syntax(token)
         && !super::value::is_timestamp(token)
