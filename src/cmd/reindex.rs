@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{Ctx, print};
+use super::{Ctx, print, warn_all};
 use crate::index;
 
 pub fn run(ctx: &Ctx) -> Result<()> {
@@ -28,6 +28,8 @@ pub fn run(ctx: &Ctx) -> Result<()> {
         bar.set_position(done as u64);
     })?;
     bar.finish_and_clear();
+    // Indexed as far as they read; their owner should know which to mend.
+    warn_all(&crate::memory::store::Store::new(&ctx.paths).unreadable());
     print(&format!(
         "Indexed {} files in {:.1} s.\n",
         report.added,

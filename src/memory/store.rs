@@ -116,6 +116,16 @@ impl<'a> Store<'a> {
         loaded
     }
 
+    /// Every memory file that does not parse, instincts, convictions, episodes and
+    /// sessions alike (each `path:line: reason`).
+    pub fn unreadable(&self) -> Vec<Error> {
+        let mut errors = self.instincts().errors;
+        errors.extend(self.convictions().errors);
+        errors.extend(self.notes(NoteKind::Episode).errors);
+        errors.extend(self.notes(NoteKind::Session).errors);
+        errors
+    }
+
     /// The names of all instinct files, whether they parse or not.
     pub fn instinct_names(&self) -> Result<Vec<String>, Error> {
         let mut names = Vec::new();

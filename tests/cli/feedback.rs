@@ -168,6 +168,29 @@ fn broken_file_is_reported_and_left_alone() {
 }
 
 #[test]
+fn reindex_and_doctor_name_a_file_that_does_not_parse() {
+    let env = TestEnv::with_memory("bash-era");
+    let path = env.instinct("testing-broken-yaml");
+    fs::copy(fixture("broken/testing-broken-yaml.md"), &path).unwrap();
+    let before = fs::read_to_string(&path).unwrap();
+    let reindex = env.run(&["reindex"]);
+    reindex.success();
+    assert!(
+        reindex.stderr.contains(
+            "warning: $HOME/.claude/homunculus/instincts/personal/testing-broken-yaml.md:"
+        ),
+        "{reindex}"
+    );
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor.stdout.contains("1 memory file(s) do not parse")
+            && doctor.stdout.contains("testing-broken-yaml.md:"),
+        "{doctor}"
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), before);
+}
+
+#[test]
 fn read_only_folder_fails_cleanly() {
     let env = TestEnv::with_memory("bash-era");
     let dir = env.memory().join("instincts/personal");

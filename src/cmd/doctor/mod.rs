@@ -183,7 +183,7 @@ fn claude_code(ctx: &Ctx, bin: &str, check: &mut impl FnMut(Level, String)) {
             if auto_memory_off {
                 check(Level::Ok, "Claude Code's own auto memory is off".into());
             } else {
-                check(Level::Warn, "Claude Code's own auto memory is on: both memories compete for context (set \"autoMemoryEnabled\": false to rely on homunculus alone)".into());
+                check(Level::Warn, "Claude Code's own auto memory is on: both memories compete for context (set \"autoMemoryEnabled\": false in ~/.claude/settings.json to rely on homunculus alone)".into());
             }
         }
         Err(e) => check(Level::Fail, e.to_string()),
@@ -230,6 +230,17 @@ fn memory_folder(ctx: &Ctx, check: &mut impl FnMut(Level, String)) {
                 Level::Warn,
                 format!("readable by others: {}", loose.join(", ")),
             );
+        }
+        let unreadable = crate::memory::store::Store::new(&ctx.paths).unreadable();
+        match unreadable.as_slice() {
+            [] => check(Level::Ok, "every memory file parses".into()),
+            [first, ..] => check(
+                Level::Warn,
+                format!(
+                    "{} memory file(s) do not parse and are left as they are (first: {first}); `homunculus reindex` lists them",
+                    unreadable.len()
+                ),
+            ),
         }
         identity_check(ctx, check);
         observer_check(ctx, check);

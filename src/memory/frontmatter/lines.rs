@@ -69,6 +69,25 @@ fn nesting(yaml: &str) -> usize {
     deepest.max(indent / 2)
 }
 
+/// The file line of a `[` or `{` left open: the parser notices it a line later, where
+/// it expected the closing one, but the line to mend is the one that opened it.
+fn unclosed_line(yaml: &str, reason: &str, noticed: Option<usize>) -> Option<usize> {
+    let (open, close) = if reason.contains("',' or ']'") {
+        ('[', ']')
+    } else if reason.contains("',' or '}'") {
+        ('{', '}')
+    } else {
+        return None;
+    };
+    let count = |l: &str, c: char| l.chars().filter(|x| *x == c).count();
+    yaml.lines()
+        .take(noticed?)
+        .enumerate()
+        .filter(|(_, l)| count(l, open) > count(l, close))
+        .last()
+        .map(|(i, _)| i + 2)
+}
+
 pub fn parse_mapping(yaml: &str) -> Result<Mapping, SyntaxError> {
     if yaml.trim().is_empty() {
         return Ok(Mapping::new());
@@ -92,6 +111,7 @@ pub fn parse_mapping(yaml: &str) -> Result<Mapping, SyntaxError> {
         Err(e) => {
             let reason = e.to_string();
             let line = duplicate_key_line(yaml, &reason)
+                .or_else(|| unclosed_line(yaml, &reason, e.location().map(|l| l.line())))
                 .unwrap_or_else(|| e.location().map_or(2, |l| l.line() + 1));
             // The library appends its own position; ours is in `line`.
             let reason = reason.split(" at line ").next().unwrap_or(&reason);

@@ -169,8 +169,14 @@ fn syntax_errors_carry_file_lines() {
     let cases = [
         ("no frontmatter\n", 1),
         ("---\ntrigger: x\n", 1),
-        // The parser notices an unclosed list on the line after it.
-        ("---\ntrigger: x\naction: [unclosed\n---\n", 4),
+        // The parser notices an unclosed list on the line after it; the line to mend
+        // is the one that opened it.
+        ("---\ntrigger: x\naction: [unclosed\n---\n", 3),
+        (
+            "---\ntrigger: x\nconfidence: [0.7\ndomain: testing\n---\n",
+            3,
+        ),
+        ("---\nmeta: {a: 1\ntrigger: x\n---\n", 2),
         ("---\ntrigger: x\ntrigger: y\n---\n", 3),
         ("---\n- a\n- b\n---\n", 2),
         ("", 1),
