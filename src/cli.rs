@@ -35,7 +35,7 @@ pub enum Command {
     Status(StatusArgs),
     /// Show promotion candidates and stale convictions; promote with --promote
     Evolve(EvolveArgs),
-    /// Tell homunculus an instinct was wrong, weak or strong
+    /// Tell homunculus an instinct was wrong, weak or strong, or mute it
     Feedback(FeedbackArgs),
     /// Retire an item for good: never injected, searched or learned again (the file stays)
     Forget(ForgetArgs),
@@ -295,7 +295,7 @@ pub struct InjectionsArgs {
 pub struct ExportArgs {
     /// Only instincts whose weight (confidence after decay, never below its floor) is at
     /// least this
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = weight)]
     pub min_confidence: f64,
     /// The file to write
     pub file: PathBuf,
@@ -306,7 +306,8 @@ pub struct ImportArgs {
     /// Show what would be imported without writing anything
     #[arg(long)]
     pub dry_run: bool,
-    /// An export file written by `homunculus export`
+    /// An export file written by `homunculus export`, or a Nous store (`engram.jsonl`,
+    /// `cortex.jsonl`)
     pub file: PathBuf,
 }
 
@@ -331,4 +332,14 @@ fn instinct_names() -> Vec<clap_complete::CompletionCandidate> {
         .collect();
     names.sort_by(|a, b| a.get_value().cmp(b.get_value()));
     names
+}
+
+/// A weight between 0 and 1: out of range is a usage error, as clap's own are.
+fn weight(text: &str) -> Result<f64, String> {
+    let value: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!("must be between 0 and 1, got {value}"))
+    }
 }

@@ -1,7 +1,7 @@
 //! `homunculus export`: write instincts (at or above a confidence, after decay) to one
 //! JSON file that carries each instinct's markdown verbatim.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::{Ctx, print, warn_all};
@@ -15,12 +15,6 @@ pub const FORMAT: &str = "homunculus-export";
 
 pub fn run(ctx: &Ctx, args: &ExportArgs) -> Result<()> {
     ctx.require_memory()?;
-    if !(0.0..=1.0).contains(&args.min_confidence) {
-        bail!(
-            "--min-confidence must be between 0 and 1, got {}",
-            args.min_confidence
-        );
-    }
     let store = Store::new(&ctx.paths);
     let loaded = store.instincts();
     warn_all(&loaded.errors);

@@ -30,8 +30,12 @@ pub fn run(ctx: &Ctx, args: &InjectionsArgs) -> Result<()> {
         ));
     }
     let mut out = String::new();
-    if entries.is_empty() {
-        out.push_str("Nothing has been injected yet.\n");
+    match (&args.session, entries.is_empty()) {
+        (Some(s), true) => {
+            let _ = writeln!(out, "Nothing has been injected in a session starting {s}.");
+        }
+        (None, true) => out.push_str("Nothing has been injected yet.\n"),
+        _ => {}
     }
     for e in entries {
         let session = crate::agent::payload::short_id(&e.session);

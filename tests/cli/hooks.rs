@@ -526,7 +526,8 @@ fn injections_lists_what_reached_the_model_and_why() {
     assert_eq!(json["injections"][0]["event"], "session-start");
     let none = env.run(&["injections", "--session", "nobody"]);
     assert!(
-        none.stdout.contains("Nothing has been injected yet."),
+        none.stdout
+            .contains("Nothing has been injected in a session starting nobody."),
         "{none}"
     );
 }
