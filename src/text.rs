@@ -49,6 +49,16 @@ pub fn one_line_words(text: &str, max: usize) -> String {
     }
 }
 
+/// `text` without one pair of double quotes around it, when it is wholly quoted (a
+/// trigger written `"\"when …\""`); a quotation inside it (`fails with "error: …"`)
+/// keeps both its marks.
+pub fn unquoted(text: &str) -> &str {
+    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        Some(inner) if !inner.contains('"') => inner,
+        _ => text,
+    }
+}
+
 /// Camel case split into words: `StripeWebhook` → `Stripe Webhook`, `muxTokenSecret` →
 /// `mux Token Secret`.
 pub fn split_camel(text: &str) -> String {
@@ -126,6 +136,16 @@ pub fn unspaced(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_wholly_quoted_text_loses_its_quotes() {
+        assert_eq!(unquoted("\"when x\""), "when x");
+        let quoting = "when `cargo test` fails with \"error: no test harness\"";
+        assert_eq!(unquoted(quoting), quoting);
+        let both = "\"a\" fails with \"b\"";
+        assert_eq!(unquoted(both), both);
+        assert_eq!(unquoted("\""), "\"");
+    }
 
     #[test]
     fn a_clipped_title_ends_between_words() {

@@ -183,7 +183,10 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
             let _ = writeln!(
                 out,
                 "                {} → {}",
-                one_line(&crate::text::strip_ansi(i.trigger.trim_matches('"')), 90),
+                one_line(
+                    &crate::text::strip_ansi(crate::text::unquoted(&i.trigger)),
+                    90
+                ),
                 one_line(&crate::text::strip_ansi(&i.action), 120),
             );
         }

@@ -309,7 +309,7 @@ pub fn session_start(
 
 /// An instinct as advice: when, and what to do with its confidence and whose words.
 fn advice(i: &Item) -> (String, String) {
-    let trigger = i.trigger.trim_matches('"').to_string();
+    let trigger = crate::text::unquoted(&i.trigger).to_string();
     // Whose words: what the user said weighs differently from what was observed.
     if i.flags.iter().any(|f| f == crate::index::CONFIRMED_BY_USER) {
         return (trigger, format!("{} [the user confirmed it]", i.action));
@@ -341,7 +341,7 @@ fn conviction(b: &mut Block, c: &Item) {
     if c.trigger.trim().is_empty() {
         b.item(&format!("- {}: {what}", c.name), &c.id);
     } else {
-        b.advice(c.trigger.trim_matches('"'), &what, &c.id);
+        b.advice(crate::text::unquoted(&c.trigger), &what, &c.id);
     }
 }
 
