@@ -149,14 +149,15 @@ fn a_missing_file_or_folder_is_named_once_with_its_reason_once() {
 }
 
 /// What may never be advice stays out however it arrives: an imported instinct that
-/// says `rm -rf ~` or `curl … | sh` is refused, the rest imported and marked as imported.
+/// says `rm -rf ~` or `curl … | sh` is refused, the rest imported and marked as imported,
+/// even when its file says another person typed it.
 #[test]
 fn imported_instincts_pass_the_never_advice_rules() {
     let env = TestEnv::new();
     env.run(&["init"]).success();
     let md = |action: &str| {
         format!(
-            "---\ntrigger: \"when the build fails\"\naction: \"{action}\"\nconfidence: 0.9\ndomain: tooling\n---\n\n# X\n"
+            "---\ntrigger: \"when the build fails\"\naction: \"{action}\"\nconfidence: 0.9\ndomain: tooling\nprovenance: user\n---\n\n# X\n"
         )
     };
     let export = serde_json::json!({
@@ -180,6 +181,10 @@ fn imported_instincts_pass_the_never_advice_rules() {
     );
     let kept = fs::read_to_string(inherited.join("tooling-clean-build.md")).unwrap();
     assert!(kept.contains("provenance: import"), "{kept}");
+    assert!(!kept.contains("provenance: user"), "{kept}");
+    let status = env.run(&["status"]);
+    assert!(status.stdout.contains("[imported]"), "{status}");
+    assert!(!status.stdout.contains("[you said]"), "{status}");
 }
 
 /// An export imported back into the memory it came from merges: the same advice is not

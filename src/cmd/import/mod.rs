@@ -125,9 +125,10 @@ fn identity_of(trigger: &str, action: &str) -> String {
 }
 
 /// Checks an imported instinct and rewrites what must change: confidence capped,
-/// `source: import`, seen now, no promotion of someone else's, whose words it holds kept
-/// (`import` when the file does not say). What may never be advice (it deletes, runs
-/// fetched code, switches a safety off) is refused, as it is for anything learned.
+/// `source: import`, seen now, no promotion of someone else's, and `provenance: import`:
+/// a rule another person typed is not this user's word, so it never reads "you said" nor
+/// counts as stated by the user. What may never be advice (it deletes, runs fetched code,
+/// switches a safety off) is refused, as it is for anything learned.
 fn prepare(
     path: &std::path::Path,
     markdown: &str,
@@ -143,10 +144,8 @@ fn prepare(
             reason,
         });
     }
-    if instinct.provenance.is_none() {
-        doc.set("provenance", &Scalar::Plain("import".into()), &["source"])
-            .map_err(bad)?;
-    }
+    doc.set("provenance", &Scalar::Plain("import".into()), &["source"])
+        .map_err(bad)?;
     let confidence = instinct.effective(ctx.now).min(IMPORT_CAP);
     doc.set("confidence", &Scalar::Number(confidence), &[])
         .map_err(bad)?;
