@@ -218,7 +218,7 @@ fn plain_commands(action: &str) -> Vec<String> {
         .split(['\n', ';', ',', '(', ')'])
         .flat_map(|c| c.split(": "))
     {
-        let clause = clause.trim().trim_end_matches('.');
+        let clause = without_filler(clause.trim().trim_end_matches('.'));
         let lower = clause.to_lowercase();
         let Some(verb) = VERBS.iter().find(|v| lower.starts_with(*v)) else {
             continue;
@@ -241,6 +241,31 @@ fn plain_commands(action: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// A rule as people type it, without the words before its verb: "always run …",
+/// "please use …", "make sure to run …", "we use …".
+fn without_filler(clause: &str) -> &str {
+    const FILLER: [&str; 10] = [
+        "always ",
+        "please ",
+        "just ",
+        "make sure to ",
+        "make sure you ",
+        "remember to ",
+        "be sure to ",
+        "you should ",
+        "you must ",
+        "we ",
+    ];
+    let mut rest = clause;
+    while let Some(f) = FILLER.iter().find(|f| {
+        rest.get(..f.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(f))
+    }) {
+        rest = rest[f.len()..].trim_start();
+    }
+    rest
 }
 
 /// `src/schema.rs`, `Cargo.toml`, `.env.example`: one token, a dot in its last part.

@@ -64,6 +64,14 @@ fn commands_named_in_prose_count() {
         ["early returns"]
     );
     assert!(plain_commands("prefer Result over panics").is_empty());
+    // A rule as typed, with no code spans: its verb comes after a word or two.
+    let rule = "Always run cargo clippy before committing";
+    assert!(used(rule, shell("cargo clippy --all-targets")));
+    assert!(!used(rule, shell("cargo build")));
+    assert_eq!(
+        plain_commands("please make sure to use pnpm, not npm"),
+        ["pnpm"]
+    );
 }
 
 #[test]
