@@ -13,9 +13,10 @@ use crate::setup::config::Config;
 /// What a run learned, one change a line, for `observe` and `replay`.
 pub fn learned(report: &observer::Report) -> String {
     let mut out = format!(
-        "Learned from {} observations: {} change(s).\n",
+        "Learned from {} observations: {} change(s){}.\n",
         report.observations,
-        report.changes.len()
+        report.changes.len(),
+        summaries(report.summarised)
     );
     for line in &report.changes {
         let _ = writeln!(out, "  {line}");
@@ -24,6 +25,15 @@ pub fn learned(report: &observer::Report) -> String {
         let _ = writeln!(out, "Committed to the memory folder's git history.");
     }
     out
+}
+
+/// ", and N session summaries", or nothing: summaries are files written, not memories.
+fn summaries(n: usize) -> String {
+    match n {
+        0 => String::new(),
+        1 => ", and 1 session summary".into(),
+        n => format!(", and {n} session summaries"),
+    }
 }
 
 /// The longest a forced run waits for one in progress: an llm run's timeout and more.
@@ -64,10 +74,15 @@ pub fn run(ctx: &Ctx, args: &ObserveArgs) -> Result<()> {
         return print(&out);
     }
     if args.dry_run {
+        let summaries_op =
+            |op: &&observer::ops::Op| matches!(op, observer::ops::Op::SummarizeSession { .. });
+        let summarised = report.ops.iter().filter(summaries_op).count();
+        // An operation on what already holds it changes nothing: "at most", not "will".
         let _ = writeln!(
             out,
-            "Would apply {} operation(s) from {} observations:",
-            report.ops.len(),
+            "Would apply at most {} operation(s) to memories{} from {} observations:",
+            report.ops.len() - summarised,
+            summaries(summarised),
             report.observations
         );
         for op in &report.ops {

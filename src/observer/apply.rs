@@ -24,6 +24,8 @@ pub struct Applied {
     pub reinforced: usize,
     pub contradicted: usize,
     pub episodes: usize,
+    /// Session summaries written: files changed, but not memories, so not `changes`.
+    pub summarised: usize,
 }
 
 fn marker(batch: &str) -> String {
@@ -266,6 +268,7 @@ fn summarize(run: &Run, session: &str, summary: &str, out: &mut Applied) -> Resu
         Ok(())
     })?;
     out.files.push(path);
+    out.summarised += 1;
     Ok(())
 }
 

@@ -69,6 +69,8 @@ pub struct Report {
     pub ops: Vec<Op>,
     pub refused: Vec<String>,
     pub changes: Vec<String>,
+    /// Sessions whose summary was written (not counted in `changes`).
+    pub summarised: usize,
     pub errors: Vec<String>,
     pub promoted: usize,
     pub revoked: usize,
@@ -208,6 +210,7 @@ fn finish(
         now,
     );
     report.changes.extend(applied.changes);
+    report.summarised += applied.summarised;
     report.errors.extend(applied.errors);
     report.files.extend(applied.files);
     if !inflight.archived {

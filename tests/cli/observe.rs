@@ -206,6 +206,7 @@ fn dry_run_changes_nothing() {
     let out = env.run(&["observe", "--dry-run", "--force"]);
     out.success();
     assert!(out.stdout.contains("\"op\":\"create\""), "{out}");
+    assert!(out.stdout.contains("Would apply at most"), "{out}");
     assert_eq!(before, crate::common::snapshot_tree(&env.memory()));
 }
 
