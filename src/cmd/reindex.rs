@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{Ctx, print, warn_all};
+use super::{Ctx, print};
 use crate::index;
 
 pub fn run(ctx: &Ctx) -> Result<()> {
@@ -29,7 +29,9 @@ pub fn run(ctx: &Ctx) -> Result<()> {
     })?;
     bar.finish_and_clear();
     // Indexed as far as they read; their owner should know which to mend.
-    warn_all(&crate::memory::store::Store::new(&ctx.paths).unreadable());
+    for why in &report.unreadable {
+        eprintln!("warning: {why}");
+    }
     print(&format!(
         "Indexed {} files in {:.1} s.\n",
         report.added,

@@ -21,7 +21,8 @@ fn secs(t: Option<DateTime<Utc>>) -> i64 {
     t.map_or(0, |t| t.timestamp())
 }
 
-/// Builds the document for `relative` (under `root`) from its text.
+/// Builds the document for `relative` (under `root`) from its text, and says why the
+/// file does not parse when it does not (it is then indexed by its text alone).
 pub fn build(
     fields: &Fields,
     root: &Path,
@@ -29,7 +30,7 @@ pub fn build(
     item: ItemDir,
     text: &str,
     stamp: Stamp,
-) -> TantivyDocument {
+) -> (TantivyDocument, Option<crate::memory::Error>) {
     let mut doc = TantivyDocument::default();
     let rel = relative.to_string_lossy();
     doc.add_text(fields.path, &rel);
@@ -39,44 +40,44 @@ pub fn build(
     let name = crate::memory::stem(relative);
     doc.add_text(fields.name, &name);
     let path = root.join(relative);
-    let parsed = Document::parse(text.to_string());
-    let Ok(parsed) = parsed else {
-        doc.add_text(fields.title, &name);
-        doc.add_text(fields.body, text);
-        return doc;
+    let parsed = match Document::parse(text.to_string()) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            doc.add_text(fields.title, &name);
+            doc.add_text(fields.body, text);
+            return (doc, Some(crate::memory::Error::invalid(&path, e)));
+        }
     };
     if crate::memory::is_retired(&parsed) {
         // Every query names the kinds it wants, so a retired item, indexed under a kind
         // of its own and without text, is found by none: not searched, not injected.
-        return retired(fields, relative, stamp);
+        return (retired(fields, relative, stamp), None);
     }
     doc.add_text(fields.body, parsed.body());
     let title = body::title(parsed.body()).unwrap_or_else(|| name.replace('-', " "));
     doc.add_text(fields.title, &title);
-    match item.kind {
+    let unreadable = match item.kind {
         Kind::Instinct => {
             let origin = item.origin.unwrap_or(Origin::Personal);
-            if let Ok(i) = Instinct::from_document(&path, origin, &parsed) {
-                add_instinct(&mut doc, fields, &i);
-            }
+            Instinct::from_document(&path, origin, &parsed)
+                .map(|i| add_instinct(&mut doc, fields, &i))
+                .err()
         }
-        Kind::Conviction => {
-            if let Ok(c) = Conviction::from_document(&path, &parsed) {
-                add_conviction(&mut doc, fields, &c);
-            }
-        }
+        Kind::Conviction => Conviction::from_document(&path, &parsed)
+            .map(|c| add_conviction(&mut doc, fields, &c))
+            .err(),
         Kind::Episode | Kind::Session => {
             let note_kind = if item.kind == Kind::Session {
                 NoteKind::Session
             } else {
                 NoteKind::Episode
             };
-            if let Ok(n) = Note::from_document(&path, note_kind, &parsed) {
-                add_note(&mut doc, fields, &n, parsed.body());
-            }
+            Note::from_document(&path, note_kind, &parsed)
+                .map(|n| add_note(&mut doc, fields, &n, parsed.body()))
+                .err()
         }
-    }
-    doc
+    };
+    (doc, unreadable)
 }
 
 /// The kind under which retired items are indexed.

@@ -265,6 +265,8 @@ pub struct SyncReport {
     /// The writer was busy; the index was searched as it was.
     pub busy: bool,
     pub rebuilt: bool,
+    /// The files read that do not parse (`path:line: reason`), indexed by their text.
+    pub unreadable: Vec<String>,
 }
 
 impl SyncReport {

@@ -115,7 +115,16 @@ pub(super) fn scan(
         match indexed.remove(&key) {
             Some(old) if old == stamp => {}
             old => {
-                if upsert(index, &mut writer, paths, &relative, stamp, total)? {
+                let unreadable = &mut report.unreadable;
+                if upsert(
+                    index,
+                    &mut writer,
+                    paths,
+                    &relative,
+                    stamp,
+                    total,
+                    unreadable,
+                )? {
                     if old.is_some() {
                         report.updated += 1;
                     } else {
@@ -233,7 +242,16 @@ pub(super) fn apply_listed(
                     mtime: mtime_ns(&meta),
                     size: meta.len(),
                 };
-                if upsert(index, writer, paths, relative, stamp, relatives.len())? {
+                let batch = relatives.len();
+                if upsert(
+                    index,
+                    writer,
+                    paths,
+                    relative,
+                    stamp,
+                    batch,
+                    &mut report.unreadable,
+                )? {
                     report.updated += 1;
                 }
             }
@@ -270,6 +288,7 @@ fn upsert(
     relative: &Path,
     stamp: Stamp,
     batch: usize,
+    unreadable: &mut Vec<String>,
 ) -> Result<bool, IndexError> {
     let Some(item) = item_dir_of(relative) else {
         return Ok(false);
@@ -277,16 +296,25 @@ fn upsert(
     let abs = paths.root.join(relative);
     // Unreadable (vanished, not UTF-8): leave it out of the index. A huge file (a
     // pasted log) is indexed by its first MiB: memory stays bounded for any hook.
-    let text = if stamp.size > MAX_ITEM_BYTES {
-        read_head(&abs)
+    let whole = stamp.size <= MAX_ITEM_BYTES;
+    let text = if whole {
+        fsutil::read_text(&abs).map_err(|e| (!e.is_not_found()).then_some(e))
     } else {
-        fsutil::read_text(&abs).ok()
+        read_head(&abs).ok_or(None)
     };
-    let Some(text) = text else {
-        delete(index, slot, &relative.to_string_lossy(), batch)?;
-        return Ok(false);
+    let text = match text {
+        Ok(text) => text,
+        Err(why) => {
+            unreadable.extend(why.map(|e| crate::memory::Error::from(e).to_string()));
+            delete(index, slot, &relative.to_string_lossy(), batch)?;
+            return Ok(false);
+        }
     };
-    let doc = document::build(&index.fields, &paths.root, relative, item, &text, stamp);
+    let (doc, why) = document::build(&index.fields, &paths.root, relative, item, &text, stamp);
+    // A file read only in part may fail to parse where its whole would not.
+    if whole {
+        unreadable.extend(why.map(|e| e.to_string()));
+    }
     let w = writer(index, slot, batch)?;
     w.delete_term(Term::from_field_text(
         index.fields.path,
