@@ -472,6 +472,20 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     if text.contains('\u{1b}') {
         return Cow::Owned(redact(&crate::text::strip_ansi(text)).into_owned());
     }
+    // A wire log shows each line's end as text (Apache HttpClient's `"X-Key: v[\r][\n]"`),
+    // glued to the value: read as the whitespace it stands for, shown again after.
+    if text.contains("[\\r]") && !text.contains(['\u{b}', '\u{c}']) {
+        let spaced = text
+            .replace("[\\r]", "\u{b}\u{b}\u{b}\u{b}")
+            .replace("[\\n]", "\u{c}\u{c}\u{c}\u{c}");
+        return match redact(&spaced) {
+            Cow::Borrowed(_) => Cow::Borrowed(text),
+            Cow::Owned(out) => Cow::Owned(
+                out.replace("\u{b}\u{b}\u{b}\u{b}", "[\\r]")
+                    .replace("\u{c}\u{c}\u{c}\u{c}", "[\\n]"),
+            ),
+        };
+    }
     // A file inside one JSON string (a tool's result in a session log, a ConfigMap's
     // `.env`) has `\n` for its line breaks: the rules read it as the lines it holds.
     // The vertical tab is whitespace that no value takes in, and text never holds it

@@ -174,6 +174,7 @@ const SECRET_WORDS: &[&str] = &[
     "ความลับ",
     "ŝlosilo",
     "کلید",
+    "کلیل",
 ];
 
 /// Words that announce a password, which may be only digits ("şifresi 39406414").
@@ -238,6 +239,8 @@ const PASSWORD_WORDS: &[&str] = &[
     "پټنوم",
     "የይለፍ ቃል",
     "сырсөз",
+    "серсүз",
+    "ޕާސްވޯޑ",
     "гузарвожа",
     "പാസ്‌വേഡ്",
     "ಪಾಸ್‌ವರ್ಡ್",
@@ -662,6 +665,20 @@ fn values(line: &str) -> impl Iterator<Item = (usize, &str)> {
                         | '）'
                         | '。'
                         | '`'
+                        // Quotation marks of other scripts: `密碼係「…」`, `“…”`, `«…»`.
+                        | '「'
+                        | '」'
+                        | '『'
+                        | '』'
+                        | '【'
+                        | '】'
+                        | '“'
+                        | '”'
+                        | '„'
+                        | '«'
+                        | '»'
+                        | '‹'
+                        | '›'
                 )
             };
             // What stands in angle brackets is a tag, an address or a placeholder
