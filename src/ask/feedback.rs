@@ -18,7 +18,7 @@ use crate::time::day;
 pub struct Judged {
     pub name: String,
     pub path: PathBuf,
-    /// The stored confidence and the effective one (after decay) before the verdict.
+    /// The stored confidence and the weight (`status`'s "now") before the verdict.
     pub stored: f64,
     pub before: f64,
     pub after: f64,
@@ -52,30 +52,44 @@ pub fn judge(
     let word = word(kind);
     let judged = store.edit(&path, |file| {
         let instinct = Instinct::from_document(&path, origin, file.doc())?;
+        if instinct.retired {
+            return Err(crate::memory::Error::Refused {
+                path: path.clone(),
+                reason: format!(
+                    "'{}' is forgotten (`retired: true`): nothing recalls it; take that line out of its file to bring it back first",
+                    instinct.name
+                ),
+            });
+        }
         let state = instinct.state(now);
-        let before = state.effective(now);
-        let update = state.feedback(kind, now);
+        let before = instinct.weight(now);
+        let update = state.feedback(kind, now, instinct.floor());
         file.set_state(instinct.last_seen, &update)?;
-        if kind == Feedback::Strong {
+        let confirmed = kind == Feedback::Strong;
+        if confirmed {
             // The user vouched for it: shown as confirmed, whoever's words it holds.
             file.set(
                 "confirmed_by",
                 &Scalar::Plain("user".into()),
                 &["last_seen"],
             )?;
+        } else {
+            // A later doubt takes back an earlier word for it, or `weak` could not
+            // lower what the user once vouched for.
+            file.remove("confirmed_by")?;
         }
-        let bullet = format!(
-            "{}: feedback {word} ({before:.2} → {:.2})",
-            day(now),
-            update.confidence
-        );
+        // What it weighs after, as `status` will show it.
+        let sessions = instinct.sessions.unwrap_or(0);
+        let after = crate::memory::confidence::weight_floor(update.confidence, sessions, confirmed)
+            .max(update.confidence);
+        let bullet = format!("{}: feedback {word} ({before:.2} → {after:.2})", day(now));
         file.append_bullet("Evidence", &bullet);
         Ok(Judged {
             name: instinct.name.clone(),
             path: path.clone(),
             stored: instinct.confidence,
             before,
-            after: update.confidence,
+            after,
             seen_now: update.last_seen == now,
         })
     })?;

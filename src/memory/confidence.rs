@@ -116,13 +116,16 @@ impl State {
         Some(self.origin() + Duration::seconds(weeks * WEEK))
     }
 
-    /// Applies user feedback. `strong` counts as a fresh sighting; `weak` and `wrong`
-    /// keep `last_seen` and record how far decay has been folded in.
-    pub fn feedback(&self, kind: Feedback, now: DateTime<Utc>) -> Update {
-        let effective = self.effective(now);
+    /// Applies user feedback to what the instinct weighs now: its effective confidence,
+    /// or `floor` (`weight_floor`) when many sessions hold it up, so that `weak` lowers
+    /// what `status` shows by 0.15 and `strong` never lowers it. `strong` counts as a
+    /// fresh sighting; `weak` and `wrong` keep `last_seen` and record how far decay has
+    /// been folded in.
+    pub fn feedback(&self, kind: Feedback, now: DateTime<Utc>, floor: f64) -> Update {
+        let effective = self.effective(now).max(floor);
         match kind {
             Feedback::Strong => Update {
-                confidence: round2((effective + STRONG_STEP).min(CEILING)),
+                confidence: round2((effective + STRONG_STEP).min(CEILING).max(effective)),
                 last_seen: now,
                 decayed_until: None,
             },

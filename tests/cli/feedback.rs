@@ -127,6 +127,46 @@ fn weak_feedback_is_not_decayed_twice() {
     );
 }
 
+/// An old instinct that twelve sessions hold up shows its floor in `status`; `weak`
+/// lowers that by 0.15 (not to the floor, as `wrong` does), and a forgotten instinct is
+/// refused, not judged.
+#[test]
+fn feedback_judges_what_status_shows_and_refuses_a_forgotten_instinct() {
+    let mut env = TestEnv::with_memory("bash-era");
+    env.now = "2026-09-01T12:00:00Z".into(); // months after last_seen: decayed to 0.20
+    let path = env.instinct("code-style-prefer-early-return");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(
+        &path,
+        text.replacen("confidence: 0.62", "confidence: 0.62\nsessions: 12", 1),
+    )
+    .unwrap();
+    let weight = |env: &TestEnv| {
+        let status = env.run(&["status", "--json"]).json();
+        status["instincts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == "code-style-prefer-early-return")
+            .unwrap()["weight"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(weight(&env), 0.50);
+    let out = env.run(&["feedback", "code-style-prefer-early-return", "weak"]);
+    out.success();
+    assert!(
+        out.stdout.contains("0.50 (stored 0.62) → 0.35 (weak)"),
+        "{out}"
+    );
+    assert_eq!(weight(&env), 0.35);
+    env.run(&["forget", "code-style-prefer-early-return"])
+        .success();
+    let out = env.run(&["feedback", "code-style-prefer-early-return", "strong"]);
+    out.failure();
+    assert!(out.stderr.contains("is forgotten"), "{out}");
+}
+
 #[test]
 fn unknown_name_lists_closest_and_fails() {
     let env = TestEnv::with_memory("bash-era");

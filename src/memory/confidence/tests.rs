@@ -56,18 +56,39 @@ fn feedback_table() {
     ];
     for (stored, now, kind, want, fresh) in cases {
         let now = t(now);
-        let u = state(stored).feedback(kind, now);
+        let u = state(stored).feedback(kind, now, 0.0);
         assert_eq!(u.confidence, want, "{stored} {kind:?}");
         let want_seen = if fresh { now } else { t(SEEN) };
         assert_eq!(u.last_seen, want_seen, "{stored} {kind:?} last_seen");
     }
 }
 
+/// An old instinct many sessions hold up weighs its floor, above its decayed value:
+/// `weak` lowers that weight by 0.15 (not to the floor, as `wrong` does), and `strong`
+/// raises it.
+#[test]
+fn feedback_judges_the_weight_status_shows() {
+    let long_ago = t("2026-06-01T00:00:00Z");
+    let s = state(0.55);
+    assert_eq!(s.effective(long_ago), 0.20);
+    let floor = weight_floor(0.55, 12, false);
+    assert_eq!(floor, 0.50);
+    assert_eq!(s.feedback(Feedback::Weak, long_ago, floor).confidence, 0.35);
+    assert_eq!(
+        s.feedback(Feedback::Strong, long_ago, floor).confidence,
+        0.60
+    );
+    assert_eq!(
+        s.feedback(Feedback::Wrong, long_ago, floor).confidence,
+        0.20
+    );
+}
+
 #[test]
 fn weak_feedback_is_not_decayed_again_for_counted_weeks() {
     let s = state(0.65);
     let now = t("2026-01-17T00:00:00Z"); // 2 weeks + 2 days
-    let u = s.feedback(Feedback::Weak, now);
+    let u = s.feedback(Feedback::Weak, now, 0.0);
     assert_eq!(u.confidence, 0.40);
     let after = State {
         confidence: u.confidence,
