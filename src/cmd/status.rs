@@ -9,7 +9,9 @@ use serde_json::json;
 
 use super::{Ctx, print, warn_all};
 use crate::cli::StatusArgs;
+use crate::memory::confidence::round2;
 use crate::memory::identity;
+use crate::memory::kind::Kind;
 use crate::memory::usage::{Counts as UsageCounts, Usage};
 use crate::memory::{Instinct, Origin, Store};
 use crate::text::one_line;
@@ -18,8 +20,11 @@ use crate::time::stamp;
 pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
     ctx.require_memory()?;
     // Status is where drift between files and index shows: sync first, report after.
+    // The index also counts the episodes that are not forgotten (a retired item is
+    // indexed under a kind of its own), without parsing every file.
     let index = crate::index::resilient(&ctx.paths, ctx.now.timestamp(), |idx| {
-        Ok(idx.reader()?.searcher().num_docs())
+        let docs = idx.reader()?.searcher().num_docs();
+        Ok((docs, idx.count_of(Kind::Episode)?))
     })
     .map_err(|e| e.to_string());
     let store = Store::new(&ctx.paths);
@@ -39,7 +44,10 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
     let usage = crate::memory::usage::read(&ctx.paths);
     let counts = Counts {
         convictions: store.count(&ctx.paths.convictions())? + legacy_convictions(ctx),
-        episodes: store.count(&ctx.paths.episodes())?,
+        episodes: match &index {
+            Ok(((_, episodes), _)) => *episodes,
+            Err(_) => store.count(&ctx.paths.episodes())?,
+        },
         sessions: store.count(&ctx.paths.sessions())?,
         pending: crate::observer::pending(&ctx.paths),
         ready: identity::read(&ctx.paths)
@@ -61,13 +69,19 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
             "episodes": counts.episodes,
             "sessions": counts.sessions,
             "promotion_ready": counts.ready,
-            "indexed": counts.index.as_ref().ok().map(|(docs, _)| docs),
+            "indexed": counts.index.as_ref().ok().map(|((docs, _), _)| docs),
             "errors": errors,
         });
         print(&format!("{}\n", serde_json::to_string_pretty(&value)?))?;
     } else {
         warn_all(&loaded.errors);
-        print(&render(ctx, &instincts, &counts, args.domain.as_deref()))?;
+        print(&render(
+            ctx,
+            &instincts,
+            &counts,
+            args.domain.as_deref(),
+            loaded.errors.len(),
+        ))?;
     }
     Ok(())
 }
@@ -85,8 +99,9 @@ struct Counts {
     sessions: usize,
     pending: usize,
     ready: Vec<String>,
-    /// Documents in the index after the sync, and what the sync changed.
-    index: Result<(u64, crate::index::SyncReport), String>,
+    /// Documents (all, and live episodes) in the index after the sync, and what the
+    /// sync changed.
+    index: Result<((u64, usize), crate::index::SyncReport), String>,
     usage: Usage,
 }
 
@@ -105,8 +120,8 @@ fn instinct_json(ctx: &Ctx, i: &Instinct, used: UsageCounts) -> serde_json::Valu
         "trigger": i.trigger,
         "action": i.action,
         "confidence": i.confidence,
-        "effective_confidence": i.effective(ctx.now),
-        "weight": i.weight(ctx.now),
+        "effective_confidence": round2(i.effective(ctx.now)),
+        "weight": round2(i.weight(ctx.now)),
         "sessions": i.sessions,
         "created": i.created.map(stamp),
         "last_seen": i.last_seen.map(stamp),
@@ -121,7 +136,13 @@ fn instinct_json(ctx: &Ctx, i: &Instinct, used: UsageCounts) -> serde_json::Valu
     })
 }
 
-fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&str>) -> String {
+fn render(
+    ctx: &Ctx,
+    instincts: &[&Instinct],
+    counts: &Counts,
+    domain: Option<&str>,
+    unreadable: usize,
+) -> String {
     let mut out = String::new();
     let style = ctx.style();
     let promoted = instincts.iter().filter(|i| i.promoted).count();
@@ -196,6 +217,12 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
             Some(d) => {
                 let _ = writeln!(out, "\nNo instincts in domain '{d}'.");
             }
+            None if unreadable > 0 => {
+                let _ = writeln!(
+                    out,
+                    "\nNo instinct can be read: {unreadable} file(s) do not parse (named above)."
+                );
+            }
             None => {
                 let _ = writeln!(out, "\nNo instincts yet: they are learned as you work.");
             }
@@ -210,14 +237,14 @@ fn render(ctx: &Ctx, instincts: &[&Instinct], counts: &Counts, domain: Option<&s
         let _ = writeln!(out, "Promotion ready: {}", counts.ready.join(", "));
     }
     match &counts.index {
-        Ok((docs, report)) if report.changed() > 0 => {
+        Ok(((docs, _), report)) if report.changed() > 0 => {
             let _ = writeln!(
                 out,
                 "Index: {docs} documents (synced +{} ~{} -{})",
                 report.added, report.updated, report.removed
             );
         }
-        Ok((docs, _)) => {
+        Ok(((docs, _), _)) => {
             let _ = writeln!(out, "Index: {docs} documents");
         }
         Err(e) => {

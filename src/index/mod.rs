@@ -256,6 +256,19 @@ pub fn rebuild(
     sync::full_locked(&index, paths, now_unix, progress)
 }
 
+impl Index {
+    /// How many items of `kind` the index holds, forgotten ones aside (they are indexed
+    /// under a kind of their own).
+    pub fn count_of(&self, kind: crate::memory::kind::Kind) -> Result<usize, IndexError> {
+        let term = tantivy::Term::from_field_text(self.fields.kind, kind.name());
+        let query = tantivy::query::TermQuery::new(term, tantivy::schema::IndexRecordOption::Basic);
+        Ok(self
+            .reader()?
+            .searcher()
+            .search(&query, &tantivy::collector::Count)?)
+    }
+}
+
 /// What a sync did.
 #[derive(Debug, Default, Clone)]
 pub struct SyncReport {

@@ -164,3 +164,28 @@ fn an_old_lesson_many_sessions_showed_keeps_its_weight_and_says_why() {
     let exported = fs::read_to_string(to).unwrap();
     assert!(exported.contains("testing-seen-in-seven"), "{exported}");
 }
+
+/// A forgotten episode is no longer counted, and a memory whose only instinct does not
+/// parse says so instead of "no instincts yet".
+#[test]
+fn counts_leave_out_forgotten_items_and_an_unreadable_memory_says_so() {
+    let env = TestEnv::with_memory("bash-era");
+    assert!(env.run(&["status"]).stdout.contains("Episodes: 1"));
+    env.run(&["forget", "2026-02-10-flaky-port"]).success();
+    let out = env.run(&["status"]);
+    assert!(out.stdout.contains("Episodes: 0"), "{out}");
+
+    let env = TestEnv::new();
+    env.run(&["init"]).success();
+    let broken = env
+        .memory()
+        .join("instincts/personal/testing-broken-yaml.md");
+    fs::copy(fixture("broken/testing-broken-yaml.md"), &broken).unwrap();
+    let out = env.run(&["status"]);
+    out.success();
+    assert!(
+        out.stdout.contains("No instinct can be read: 1 file(s)"),
+        "{out}"
+    );
+    assert!(out.stderr.contains("testing-broken-yaml.md:"), "{out}");
+}
