@@ -104,7 +104,8 @@ pub struct UiArgs {
 pub struct ForgetArgs {
     /// The item's name (as `status` or `search` shows it) or its path in the memory folder
     pub name: String,
-    /// Why, in a few words (kept in the item's evidence)
+    /// Why, in a few words (kept in the item's evidence, or as `retired_reason:` in an
+    /// episode or a session)
     #[arg(long)]
     pub reason: Option<String>,
 }

@@ -34,16 +34,13 @@ pub fn forget(
             return Ok(false);
         }
         file.set(RETIRED, &Scalar::Bool(true), &["last_seen", "date"])?;
-        let why = why
-            .map(|w| {
-                format!(
-                    ": {}",
-                    crate::text::one_line(&crate::agent::redact::redact(w), 160)
-                )
-            })
-            .unwrap_or_default();
+        let why = why.map(|w| crate::text::one_line(&crate::agent::redact::redact(w), 160));
         if file.text().contains("\n## Evidence") {
+            let why = why.map(|w| format!(": {w}")).unwrap_or_default();
             file.append_bullet("Evidence", &format!("{}: forgotten{why}", day(now)));
+        } else if let Some(why) = why {
+            // Episodes and sessions keep no evidence list: the reason sits by the mark.
+            file.set("retired_reason", &Scalar::Text(why), &[RETIRED])?;
         }
         Ok(true)
     })?;

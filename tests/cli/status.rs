@@ -165,15 +165,28 @@ fn an_old_lesson_many_sessions_showed_keeps_its_weight_and_says_why() {
     assert!(exported.contains("testing-seen-in-seven"), "{exported}");
 }
 
-/// A forgotten episode is no longer counted, and a memory whose only instinct does not
+/// A forgotten episode is no longer counted (and keeps why), and a memory whose only instinct does not
 /// parse says so instead of "no instincts yet".
 #[test]
 fn counts_leave_out_forgotten_items_and_an_unreadable_memory_says_so() {
     let env = TestEnv::with_memory("bash-era");
     assert!(env.run(&["status"]).stdout.contains("Episodes: 1"));
-    env.run(&["forget", "2026-02-10-flaky-port"]).success();
+    env.run(&[
+        "forget",
+        "2026-02-10-flaky-port",
+        "--reason",
+        "port fixed upstream",
+    ])
+    .success();
     let out = env.run(&["status"]);
     assert!(out.stdout.contains("Episodes: 0"), "{out}");
+    // An episode keeps no evidence list: the reason stands by the mark.
+    let episode = fs::read_to_string(env.memory().join("episodes/2026-02-10-flaky-port.md"));
+    let episode = episode.unwrap();
+    assert!(
+        episode.contains("retired: true\nretired_reason: port fixed upstream\n"),
+        "{episode}"
+    );
 
     let env = TestEnv::new();
     env.run(&["init"]).success();
