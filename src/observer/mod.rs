@@ -299,7 +299,8 @@ fn after_run(
             &format!("{} error: {e}", crate::time::stamp(now)),
         );
     }
-    if config.git.commit && git::is_repo(&paths.root) && !report.changes.is_empty() {
+    let wrote = !report.changes.is_empty() || report.summarised > 0;
+    if config.git.commit && git::is_repo(&paths.root) && wrote {
         let mut message = format!(
             "homunculus: learned from {} observations\n\n",
             report.observations
@@ -308,8 +309,18 @@ fn after_run(
             message.push_str(line);
             message.push('\n');
         }
+        if report.summarised > 0 {
+            message.push_str(&format!("{} session summaries\n", report.summarised));
+        }
         report.files.extend(applied.files(paths));
         report.files.push(paths.identity());
+        // The session files the hooks began (a session that taught nothing still has
+        // one): only the observer commits, so it takes them along.
+        // (git refuses a path that matches no file: an empty folder is left out.)
+        let sessions = paths.sessions();
+        if std::fs::read_dir(&sessions).is_ok_and(|mut d| d.next().is_some()) {
+            report.files.push(sessions);
+        }
         match git::commit_files(&paths.root, &message, &report.files) {
             Ok(committed) => report.committed = committed,
             Err(e) => log::append(

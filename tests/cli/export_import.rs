@@ -154,7 +154,7 @@ fn a_missing_file_or_folder_is_named_once_with_its_reason_once() {
 #[test]
 fn imported_instincts_pass_the_never_advice_rules() {
     let env = TestEnv::new();
-    env.run(&["init"]).success();
+    env.run(&["init", "--git"]).success();
     let md = |action: &str| {
         format!(
             "---\ntrigger: \"when the build fails\"\naction: \"{action}\"\nconfidence: 0.9\ndomain: tooling\nprovenance: user\n---\n\n# X\n"
@@ -184,6 +184,7 @@ fn imported_instincts_pass_the_never_advice_rules() {
     assert!(!kept.contains("provenance: user"), "{kept}");
     let status = env.run(&["status"]);
     assert!(status.stdout.contains("[imported]"), "{status}");
+    assert!(out.stdout.contains("Committed"), "{out}");
     assert!(!status.stdout.contains("[you said]"), "{status}");
 }
 

@@ -99,6 +99,19 @@ fn replay_learns_from_history_and_a_second_pass_changes_nothing() {
         1,
         "{log}"
     );
+    // Every session file replay began is committed, those that taught nothing too.
+    let status = std::process::Command::new("git")
+        .args([
+            "status",
+            "--porcelain",
+            "--untracked-files=all",
+            "--",
+            "sessions",
+        ])
+        .current_dir(env.memory())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&status.stdout), "");
 }
 
 #[test]

@@ -11,7 +11,7 @@ use super::export::FORMAT;
 use crate::time::stamp;
 
 mod nous;
-use super::{Ctx, print, reindex_changed};
+use super::{Ctx, commit_own_change, print, reindex_changed};
 use crate::fsutil;
 use crate::memory::{
     Document, Error, Instinct, Origin, Scalar, Store, body, is_valid_name, slugify,
@@ -110,6 +110,13 @@ pub fn run(ctx: &Ctx, args: &crate::cli::ImportArgs) -> Result<()> {
             .relative(&ctx.paths.inherited_instincts())
             .display()
     );
+    if !written.is_empty() {
+        out.push_str(&commit_own_change(
+            ctx,
+            &format!("homunculus: imported {imported} instinct(s) from {source}"),
+            &written,
+        ));
+    }
     print(&out)
 }
 
