@@ -211,3 +211,34 @@ fn a_limit_of_zero_is_refused() {
     assert_eq!(out.code, 2, "a usage error: {out}");
     assert!(out.stderr.contains("0 is not in 1..=1000"), "{out}");
 }
+
+/// A word only an instinct's action holds ranks as a word in a session's body does, however
+/// many sessions the memory holds: BM25 measures an action against the other actions,
+/// not against every document (most have none), which buried a hand-edited action.
+#[test]
+fn a_word_in_an_action_counts_as_much_as_a_word_in_a_body() {
+    let env = TestEnv::new();
+    env.run(&["init"]).success();
+    let memory = env.memory();
+    fs::write(
+        memory.join("instincts/personal/tooling-devbox.md"),
+        "---\ntrigger: \"when building the site\"\naction: \"run zebrafish inside the devbox shell first\"\nconfidence: 0.6\ndomain: tooling\ncreated: 2026-02-01T00:00:00Z\nlast_seen: 2026-02-18T00:00:00Z\n---\n\n# Build inside devbox\n",
+    )
+    .unwrap();
+    let body = "We opened the shell to look at the build output of the site and fixed a typo in the navigation menu and the footer links.";
+    for n in 0..40 {
+        fs::write(
+            memory.join(format!("sessions/2026-01-{:02}-s{n}.md", n % 28 + 1)),
+            format!("---\nsession: s{n}\n---\n\n# Session {n}\n\n{body}\n"),
+        )
+        .unwrap();
+    }
+    fs::write(
+        memory.join("sessions/2026-02-01-z.md"),
+        format!("---\nsession: z\n---\n\n# Session z\n\n{body} The zebrafish theme too.\n"),
+    )
+    .unwrap();
+    let out = env.run(&["search", "zebrafish", "--json"]).json();
+    let hits = out["hits"].as_array().unwrap();
+    assert_eq!(hits[0]["kind"], "instinct", "{out}");
+}
