@@ -398,20 +398,25 @@ fn without_asked_again<'g>(gist: &'g str, title: &str) -> &'g str {
 
 /// A sighting without the "<day>, <project>: " it opens with when the sighting is of
 /// the item's own project: the line already names both. A sighting of another day than
-/// the line's (a merged episode's later one) keeps its day: "2026-01-12: …".
+/// the line's (a merged episode's later one) keeps its day: "2026-01-12: …"; one of
+/// another project (a lesson of user scope, seen in some project) keeps its project.
 fn undated<'g>(gist: &'g str, day: &str, project: Option<&str>) -> Cow<'g, str> {
-    let Some(project) = project else {
+    let Some(d) = crate::time::leading_day(gist) else {
         return gist.into();
     };
-    let dated = crate::time::leading_day(gist);
-    let rest = dated
-        .and_then(|d| gist[d.len()..].strip_prefix(", "))
-        .and_then(|rest| rest.strip_prefix(project))
+    let Some(after) = gist[d.len()..].strip_prefix(", ") else {
+        return gist.into();
+    };
+    let own = project
+        .and_then(|p| after.strip_prefix(p))
         .and_then(|rest| rest.strip_prefix(": "));
-    match (dated, rest) {
-        (Some(d), Some(rest)) if d == day => rest.into(),
-        (Some(d), Some(rest)) => format!("{d}: {rest}").into(),
-        _ => gist.into(),
+    match own {
+        Some(rest) if d == day => rest.into(),
+        Some(rest) => format!("{d}: {rest}").into(),
+        // Only a sighting the observer wrote (it ends with its session) is sure to
+        // open with a project: "2026-01-10, finally: …" is words.
+        None if d == day && without_session(gist) != gist => after.into(),
+        None => gist.into(),
     }
 }
 
@@ -460,12 +465,16 @@ mod tests {
             "2026-01-10: `cargo test` failed with \"DATABASE_URL must be set\"",
             "a later sighting keeps its day, not the project the line names"
         );
-        assert_eq!(
-            undated(gist, "2026-01-10", Some("gateway")),
-            gist,
-            "another project"
-        );
         assert_eq!(undated(gist, "2026-01-10", None), gist);
+        // Another project's sighting (a lesson of user scope): its project stays.
+        let seen = format!("{gist} (session 5a198443)");
+        for project in [Some("gateway"), None] {
+            assert_eq!(
+                undated(&seen, "2026-01-10", project),
+                "ledger: `cargo test` failed with \"DATABASE_URL must be set\" (session 5a198443)"
+            );
+        }
+        assert_eq!(undated(&seen, "2026-01-09", None), seen);
         let prose = "2026-01-10, finally: the migration ran";
         assert_eq!(
             undated(prose, "2026-01-10", Some("ledger")),
