@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::thread;
 
 use chrono::{DateTime, Utc};
-use homunculus::memory::confidence::{Feedback, State};
+use homunculus::memory::confidence::{Feedback, State, weight_floor};
 
 use super::{Home, NOW, full, payload};
 
@@ -17,8 +17,12 @@ fn replay(start: f64, ops: &[Feedback], now: DateTime<Utc>) -> f64 {
         last_seen: now,
         decayed_until: None,
     };
+    // `strong` vouches for it (`confirmed_by: user`, a floor); `weak`/`wrong` take that back.
+    let mut confirmed = false;
     for op in ops {
-        let u = state.feedback(*op, now);
+        let floor = weight_floor(state.confidence, 0, confirmed);
+        let u = state.feedback(*op, now, floor);
+        confirmed = *op == Feedback::Strong;
         state = State {
             confidence: u.confidence,
             last_seen: u.last_seen,
