@@ -25,8 +25,9 @@ pub struct Payload {
     /// SessionStart: startup | resume | clear | compact.
     #[serde(deserialize_with = "any_text")]
     pub source: Option<String>,
-    /// UserPromptSubmit.
-    #[serde(deserialize_with = "any_text")]
+    /// UserPromptSubmit. A pasted megabyte is kept to its head and tail like a tool's
+    /// output: what it asks and where the paste fails, in bounded memory.
+    #[serde(deserialize_with = "clipped_text")]
     pub prompt: Option<String>,
     /// The tool events.
     #[serde(deserialize_with = "any_text")]
