@@ -19,6 +19,8 @@ pub struct Env {
     pub homunculus_observer: Option<OsString>,
     /// Set by Claude Code for a plugin's hooks and servers: where the plugin lives.
     pub claude_plugin_root: Option<OsString>,
+    /// Set by Claude Code for hooks: the folder the session started in.
+    pub claude_project_dir: Option<OsString>,
     /// Codex's folder (default ~/.codex).
     pub codex_home: Option<OsString>,
     /// Claude Code's own switch for its auto memory (`doctor` reports on it).
@@ -39,6 +41,7 @@ impl Env {
             homunculus_now: var("HOMUNCULUS_NOW"),
             homunculus_observer: var("HOMUNCULUS_OBSERVER"),
             claude_plugin_root: var("CLAUDE_PLUGIN_ROOT"),
+            claude_project_dir: var("CLAUDE_PROJECT_DIR"),
             codex_home: var("CODEX_HOME"),
             claude_auto_memory_disabled: var("CLAUDE_CODE_DISABLE_AUTO_MEMORY"),
             no_color: var("NO_COLOR").is_some(),

@@ -53,6 +53,10 @@ pub struct Payload {
     /// none: they come from a current build). Failure texts changed shape over versions.
     #[serde(deserialize_with = "any_text")]
     pub claude_version: Option<String>,
+    /// Not sent in the payload: the folder the session started in, from Claude Code's
+    /// `CLAUDE_PROJECT_DIR` in the hook's environment.
+    #[serde(skip)]
+    pub started_in: Option<String>,
 }
 
 /// The parts of a tool's input we record.

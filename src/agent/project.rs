@@ -51,6 +51,26 @@ pub fn of(cwd: &str) -> Option<Project> {
     })
 }
 
+/// The project of `cwd` in a session Claude Code started in `started_in`
+/// (`CLAUDE_PROJECT_DIR`): a folder outside any repository, below the folder the
+/// session started in, belongs to that folder's project. Claude Code keeps the Bash
+/// tool's `cd`, so a `cd docs` would otherwise make `docs` a project of its own.
+pub fn of_session(cwd: &str, started_in: Option<&str>) -> Option<Project> {
+    let here = of(cwd);
+    let in_a_repository = here.as_ref().is_some_and(|p| p.root.join(".git").exists());
+    match started_in {
+        Some(start)
+            if !in_a_repository
+                && start != cwd
+                && Path::new(start).is_absolute()
+                && Path::new(cwd).starts_with(start) =>
+        {
+            of(start).or(here)
+        }
+        _ => here,
+    }
+}
+
 /// The main repository of a git worktree (its `.git` is a file pointing into
 /// `<main>/.git/worktrees/<name>`); `None` for a repository of its own.
 pub fn main_repository(root: &Path) -> Option<PathBuf> {
@@ -152,6 +172,42 @@ mod tests {
         assert_eq!(of(r"C:\Users\me\src\app").unwrap().name, "app");
         assert_eq!(of(r"D:\work\api\").unwrap().name, "api");
         assert_eq!(of(r"C:\"), None);
+    }
+
+    #[test]
+    fn a_folder_below_where_the_session_started_is_that_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes");
+        std::fs::create_dir_all(notes.join("drafts/2026")).unwrap();
+        let start = notes.to_str().unwrap();
+        let below = notes.join("drafts/2026");
+        let p = of_session(below.to_str().unwrap(), Some(start)).unwrap();
+        assert_eq!(
+            (p.name.as_str(), p.root.as_path()),
+            ("notes", notes.as_path())
+        );
+        // Without the starting folder, or outside it, the folder is its own.
+        assert_eq!(
+            of_session(below.to_str().unwrap(), None).unwrap().name,
+            "2026"
+        );
+        let elsewhere = dir.path().join("other");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        let p = of_session(elsewhere.to_str().unwrap(), Some(start)).unwrap();
+        assert_eq!(p.name, "other");
+        // A repository below the starting folder is its own project.
+        let repo = notes.join("tool");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("src")).unwrap();
+        let p = of_session(repo.join("src").to_str().unwrap(), Some(start)).unwrap();
+        assert_eq!(p.name, "tool");
+        // Started in a home folder: a folder below it stays its own project.
+        assert_eq!(
+            of_session("/home/ana/scratch", Some("/home/ana"))
+                .unwrap()
+                .name,
+            "scratch"
+        );
     }
 
     #[test]

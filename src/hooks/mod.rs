@@ -234,6 +234,7 @@ pub fn handle_bytes(
     now: DateTime<Utc>,
     event: HookEvent,
     input: Option<Vec<u8>>,
+    started_in: Option<String>,
 ) -> Result<Outcome> {
     let event_name = event.cli_name();
     let Some(input) = input else {
@@ -241,7 +242,7 @@ pub fn handle_bytes(
         log::hook_error(paths, now, event_name, "payload larger than 8 MiB; skipped");
         return Ok(Outcome::default());
     };
-    let Some(payload) = Payload::parse(&input) else {
+    let Some(mut payload) = Payload::parse(&input) else {
         ensure_layout(paths, now)?;
         let reason = format!(
             "payload is not a JSON object ({} bytes); skipped",
@@ -251,6 +252,7 @@ pub fn handle_bytes(
         return Ok(Outcome::default());
     };
     drop(input);
+    payload.started_in = started_in;
     handle(paths, now, event, payload, None)
 }
 
@@ -295,7 +297,7 @@ pub fn handle(
         project: payload
             .cwd
             .as_deref()
-            .and_then(project::of)
+            .and_then(|cwd| project::of_session(cwd, payload.started_in.as_deref()))
             .map(|p| crate::memory::projects::keyed(paths, p)),
         paths: paths.clone(),
         now,

@@ -182,6 +182,7 @@ fn a_payload_without_a_session_is_skipped_and_writes_nothing() {
         memory.now,
         HookEvent::Stop,
         Some(b"\x00garbage".to_vec()),
+        None,
     );
     assert_eq!(bytes.unwrap(), Outcome::default());
     assert!(observation::of_session(&memory.paths, SID).is_empty());

@@ -126,6 +126,40 @@ fn tool_events_are_recorded_with_redaction_and_error_excerpts() {
 }
 
 #[test]
+fn a_cd_below_a_folder_outside_git_stays_in_the_sessions_project() {
+    // Claude Code keeps the Bash tool's `cd`: the payload's cwd moves, the folder the
+    // session started in (CLAUDE_PROJECT_DIR) does not.
+    let env = ready();
+    let notes = env.home.join("notes");
+    let below = notes.join("drafts");
+    fs::create_dir_all(&below).unwrap();
+    let payload = |cwd: &std::path::Path| {
+        serde_json::json!({
+            "session_id": SID, "cwd": cwd, "hook_event_name": "PostToolUse",
+            "tool_name": "Bash", "tool_input": {"command": "make html"},
+            "tool_response": {"stdout": "built", "stderr": "", "interrupted": false},
+        })
+        .to_string()
+    };
+    for (started_in, cwd) in [(Some(&notes), &below), (None, &below)] {
+        let mut cmd = env.cmd();
+        if let Some(dir) = started_in {
+            cmd.env("CLAUDE_PROJECT_DIR", dir);
+        }
+        cmd.args(["hook", "post-tool-use"])
+            .write_stdin(payload(cwd))
+            .assert()
+            .success();
+    }
+    let projects: Vec<Value> = observations(&env)
+        .iter()
+        .map(|o| o["project"].clone())
+        .collect();
+    assert_eq!(projects, ["notes", "drafts"]);
+    assert_eq!(hooks_log(&env), "");
+}
+
+#[test]
 fn a_subagents_tool_calls_are_not_the_sessions_own() {
     // Replay learns from the main thread only; live, a subagent's failure recorded in
     // the session's stream would find its "fix" in the main thread's next command.

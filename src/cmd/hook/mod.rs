@@ -64,7 +64,12 @@ pub fn run(env: &Env, event: &str) -> Result<()> {
         return Ok(());
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        hooks::handle_bytes(&paths, now, hook, input)
+        let started_in = env
+            .claude_project_dir
+            .as_ref()
+            .and_then(|d| d.to_str())
+            .map(str::to_string);
+        hooks::handle_bytes(&paths, now, hook, input, started_in)
     }));
     let outcome = match outcome {
         Ok(Ok(outcome)) => outcome,
