@@ -15,7 +15,7 @@ pub use failure::{
 };
 pub use log::{Since, append, file, of_session, since};
 pub use masked::{hidden_failure, masks_status};
-pub use reported::reports_failure;
+pub use reported::{answered_no, reports_failure};
 
 use crate::agent::payload::Payload;
 use crate::agent::redact::redact;
@@ -169,6 +169,15 @@ pub fn from_tool_event(
     let mut feedback = None;
     let (outcome, error) = match event {
         Event::Failure if payload.is_interrupt => (Outcome::Blocked, None),
+        Event::Failure
+            if tool == "Bash"
+                && answered_no(
+                    command.unwrap_or(""),
+                    payload.error.as_deref().unwrap_or(""),
+                ) =>
+        {
+            (Outcome::Success, None)
+        }
         Event::Failure => {
             let text = payload.error.as_deref().unwrap_or("");
             let era = Era::of(payload.claude_version.as_deref());

@@ -36,6 +36,16 @@ pub fn reports_failure(command: &str, output: &str) -> bool {
         })
 }
 
+/// Whether a Bash failure is only a "no" (`pgrep -f worker` found nothing): status 1,
+/// nothing printed, from a program that answers by its status.
+pub fn answered_no(command: &str, failure: &str) -> bool {
+    failure
+        .trim()
+        .strip_prefix("Exit code 1")
+        .is_some_and(|rest| rest.trim().is_empty())
+        && ANSWER_BY_STATUS.contains(&program_before(command).as_str())
+}
+
 /// One `echo … $?` of a command.
 struct Report {
     /// What it prints before the status, trimmed (`exit:`, `EXIT_CODE=`), or nothing.

@@ -407,3 +407,46 @@ fn a_command_whose_pipe_hides_its_failure_is_a_failure() {
     // What the failure says, not the progress printed before it.
     assert!(!error.contains("Stream #0:0"), "{obs:?}");
 }
+
+#[test]
+fn a_search_that_found_nothing_answered_no_and_did_not_fail() {
+    let failed = |command: &str, error: &str| {
+        let payload: Payload = serde_json::from_value(serde_json::json!({
+            "session_id": "s1",
+            "cwd": "/repo",
+            "hook_event_name": "PostToolUseFailure",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+            "error": error,
+        }))
+        .unwrap();
+        let now = crate::testutil::at("2026-01-01T00:00:00Z");
+        from_tool_event(&payload, Event::Failure, now, Some("repo"))
+            .unwrap()
+            .outcome
+    };
+    assert_eq!(
+        failed("pgrep -f 'celery worker'", "Exit code 1"),
+        Some(Outcome::Success)
+    );
+    assert_eq!(
+        failed("ps aux | grep -v grep | grep celery", "Exit code 1\n"),
+        Some(Outcome::Success)
+    );
+    // A real failure of the same programs, or status 1 of another program, stays one.
+    assert_eq!(
+        failed(
+            "grep -r TODO src/",
+            "Exit code 2\ngrep: src/: No such file or directory"
+        ),
+        Some(Outcome::Error)
+    );
+    assert_eq!(
+        failed(
+            "grep -q x notes.txt && make",
+            "Exit code 1\nmake: *** No targets."
+        ),
+        Some(Outcome::Error)
+    );
+    assert_eq!(failed("cargo build", "Exit code 1"), Some(Outcome::Error));
+}
