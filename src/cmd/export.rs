@@ -45,9 +45,17 @@ pub fn run(ctx: &Ctx, args: &ExportArgs) -> Result<()> {
     text.push('\n');
     fsutil::atomic_write(&args.file, text.as_bytes())
         .with_context(|| "cannot write the export file")?;
-    print(&format!(
+    let mut out = format!(
         "Exported {count} instinct(s) with confidence ≥ {:.2} to {}\n",
         args.min_confidence,
         args.file.display()
-    ))
+    );
+    if count > 0 {
+        // Secrets were redacted when the memories were written; what a person may still
+        // not want to share (their projects' names, paths, commands) goes out whole.
+        out.push_str(
+            "Each goes whole, evidence included (project names, paths, commands): read the file before you share it.\n",
+        );
+    }
+    print(&out)
 }

@@ -86,7 +86,13 @@ pub fn run(ctx: &Ctx, args: &ReplayArgs) -> Result<()> {
         let _ = write!(out, "; {} lines not understood", tally.unreadable_lines);
     }
     if tally.copied > 0 {
-        let _ = write!(out, "; {} lines already replayed", tally.copied);
+        // Not an error: a resumed session's file repeats its parent's lines, and a second
+        // replay of the same files meets every line again.
+        let _ = write!(
+            out,
+            "; {} lines seen before (a resumed session's copy of its parent, or an earlier replay) were skipped",
+            tally.copied
+        );
     }
     out.push_str(".\n");
     out.push_str(&super::observe::learned(&report));

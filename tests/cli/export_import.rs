@@ -12,7 +12,8 @@ fn round_trip_caps_confidence_and_does_not_duplicate() {
     out.success();
     assert_eq!(
         out.stdout,
-        "Exported 2 instinct(s) with confidence ≥ 0.60 to $HOME/shared.json\n"
+        "Exported 2 instinct(s) with confidence ≥ 0.60 to $HOME/shared.json\n\
+         Each goes whole, evidence included (project names, paths, commands): read the file before you share it.\n"
     );
 
     let bob = TestEnv::new();
