@@ -17,6 +17,7 @@ mod encoded;
 mod fragment;
 mod key_pair;
 mod layout;
+mod listed;
 mod login;
 mod named;
 mod near;
@@ -582,7 +583,7 @@ fn redact_lines(text: &str) -> Cow<'_, str> {
     // What no shape gives away: found by what stands next to it. A finder's literal
     // prefilter reads the text as it came (a redaction never removes the words it looks
     // for), so a large output is lower-cased once.
-    let finders: [&Finder; 26] = [
+    let finders: [&Finder; 27] = [
         &wrapped::wrapped_private_keys,
         &|t: &str| wrapped::wallet_keys(t, &lower),
         &near::k8s_secret,
@@ -609,6 +610,7 @@ fn redact_lines(text: &str) -> Cow<'_, str> {
         &validation::echoed_inputs,
         &shape::prefixed_keys,
         &random::free_tokens,
+        &listed::list_item_passwords,
     ];
     for find in finders {
         if let Some(replaced) = find(&out) {
