@@ -34,7 +34,7 @@ pub fn forget(
             return Ok(false);
         }
         file.set(RETIRED, &Scalar::Bool(true), &["last_seen", "date"])?;
-        let why = why.map(|w| crate::text::one_line(&crate::agent::redact::redact(w), 160));
+        let why = why.map(|w| crate::text::one_line_words(&crate::agent::redact::redact(w), 160));
         if file.text().contains("\n## Evidence") {
             let why = why.map(|w| format!(": {w}")).unwrap_or_default();
             file.append_bullet("Evidence", &format!("{}: forgotten{why}", day(now)));

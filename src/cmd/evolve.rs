@@ -11,7 +11,7 @@ use crate::cli::EvolveArgs;
 use crate::memory::Store;
 use crate::memory::identity;
 use crate::memory::promotion::{self, Promoted};
-use crate::text::one_line;
+use crate::text::one_line_words;
 
 pub fn run(ctx: &Ctx, args: &EvolveArgs) -> Result<()> {
     ctx.require_memory()?;
@@ -123,9 +123,9 @@ fn render(ctx: &Ctx, plan: &promotion::Plan, applied: Option<&Promoted>) -> Stri
                 "  {}  {:.2}  created {age} days ago, seen {idle} days ago\n    when {}\n    → {}: \"{}\"",
                 i.name,
                 c.effective,
-                one_line(i.trigger.trim_start_matches("when "), 80),
+                one_line_words(i.trigger.trim_start_matches("when "), 80),
                 ctx.paths.relative(&c.conviction).display(),
-                one_line(&i.action, 80),
+                one_line_words(&i.action, 80),
             );
         }
     }

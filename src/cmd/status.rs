@@ -14,7 +14,7 @@ use crate::memory::identity;
 use crate::memory::kind::Kind;
 use crate::memory::usage::{Counts as UsageCounts, Usage};
 use crate::memory::{Instinct, Origin, Store};
-use crate::text::one_line;
+use crate::text::one_line_words;
 use crate::time::stamp;
 
 pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
@@ -204,11 +204,11 @@ fn render(
             let _ = writeln!(
                 out,
                 "                {} → {}",
-                one_line(
+                one_line_words(
                     &crate::text::strip_ansi(crate::text::unquoted(&i.trigger)),
                     90
                 ),
-                one_line(&crate::text::strip_ansi(&i.action), 120),
+                one_line_words(&crate::text::strip_ansi(&i.action), 120),
             );
         }
     }

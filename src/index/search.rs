@@ -299,7 +299,7 @@ fn lesson(action: &str, gist: &str) -> String {
     } else {
         action
     };
-    crate::text::one_line(&crate::text::strip_ansi(line), 200)
+    crate::text::one_line_words(&crate::text::strip_ansi(line), 200)
 }
 
 #[cfg(test)]

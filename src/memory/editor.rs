@@ -61,7 +61,7 @@ impl<'a> Editor<'a> {
             return;
         };
         let end = body[start..].find('\n').map_or(body.len(), |e| start + e);
-        let wanted = format!("# {}", crate::text::one_line(title, 120));
+        let wanted = format!("# {}", crate::text::one_line_words(title, 120));
         if body[start..end] != wanted {
             self.doc.splice_body(start..end, &wanted);
         }

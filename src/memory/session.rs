@@ -178,7 +178,7 @@ pub fn ending(text: &str) -> Ending {
     let line = |prefix: &str| {
         text.lines()
             .find_map(|l| l.strip_prefix(prefix))
-            .map(|o| crate::text::one_line(o, 160))
+            .map(|o| crate::text::one_line_words(o, 160))
     };
     let open_tasks = text
         .split(OPEN_TASKS)
@@ -188,7 +188,7 @@ pub fn ending(text: &str) -> Ending {
                 .lines()
                 .take_while(|l| !l.starts_with("## "))
                 .filter_map(|l| l.trim().strip_prefix("- [ ] "))
-                .map(|t| crate::text::one_line(t, 120))
+                .map(|t| crate::text::one_line_words(t, 120))
                 .collect()
         })
         .unwrap_or_default();

@@ -10,7 +10,7 @@ use crate::observer::miners;
 use crate::observer::ops::Op;
 use crate::paths::Paths;
 use crate::shell;
-use crate::text::one_line;
+use crate::text::{one_line, one_line_words};
 
 /// The most requests and failures a summary lists.
 const MAX_LINES: usize = 6;
@@ -46,7 +46,7 @@ pub fn summarize(all: &[Observation], last_answer: Option<&str>) -> String {
         .iter()
         .filter_map(|o| o.prompt.as_deref().filter(|_| o.tool.is_none()))
         .filter_map(crate::agent::typed::request_line)
-        .map(|l| one_line(&l, 100))
+        .map(|l| one_line_words(&l, 100))
         .collect();
     if !requests.is_empty() {
         out.push_str("Asked:\n");
@@ -93,11 +93,15 @@ pub fn summarize(all: &[Observation], last_answer: Option<&str>) -> String {
                 None if worked_later => "worked later".to_string(),
                 None => "not fixed".to_string(),
             };
-            out.push_str(&format!(
-                "- `{shape}`: {} ({})\n",
-                crate::agent::signature::quotable(why, 80),
-                one_line(&fix, 120)
-            ));
+            // A command that failed without a word (status 1, nothing printed) is
+            // listed by its status alone, not with an empty quotation.
+            let why = crate::agent::signature::quotable(why, 80);
+            let why = if why.trim().is_empty() {
+                "failed, printing nothing".to_string()
+            } else {
+                why
+            };
+            out.push_str(&format!("- `{shape}`: {why} ({})\n", one_line(&fix, 120)));
             shown.push(shape);
             if shown.len() >= MAX_LINES {
                 break;
@@ -108,7 +112,11 @@ pub fn summarize(all: &[Observation], last_answer: Option<&str>) -> String {
         out.push_str(&format!("{}{last}\n", session::UNFINISHED));
     }
     if let Some(answer) = last_answer.filter(|a| !a.is_empty()) {
-        out.push_str(&format!("{}{}\n", session::OUTCOME, one_line(answer, 200)));
+        out.push_str(&format!(
+            "{}{}\n",
+            session::OUTCOME,
+            one_line_words(answer, 200)
+        ));
     }
     out
 }
@@ -213,5 +221,26 @@ mod tests {
         assert!(!text.contains("Unfinished"), "{text}");
         let text = summarize(&[ask, broken], None);
         assert!(text.contains("Unfinished: fix the flaky test\n"), "{text}");
+    }
+
+    #[test]
+    fn a_silent_failure_and_a_long_request_read_whole() {
+        let mut ask = obs(Event::Prompt, None, None, None);
+        ask.prompt = Some(
+            "please rework the monthly report so that every posting is converted to euros with the rate of its own posting date".into(),
+        );
+        let mut silent = obs(
+            Event::Failure,
+            Some("Bash"),
+            Some("make deploy"),
+            Some(Outcome::Error),
+        );
+        silent.error = Some("Exit code 2".into());
+        let text = summarize(&[ask, silent], None);
+        assert!(
+            text.contains("- please rework the monthly report so that every posting is converted to euros with the rate of its…\n"),
+            "{text}"
+        );
+        assert!(!text.contains(": ("), "{text}");
     }
 }

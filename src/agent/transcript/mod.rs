@@ -205,7 +205,7 @@ pub fn last_answer(tail: &str) -> Option<String> {
             None => last,
         };
         let first = crate::agent::redact::redact(first);
-        return Some(crate::text::one_line(&first, 200));
+        return Some(crate::text::one_line_words(&first, 200));
     }
     None
 }
