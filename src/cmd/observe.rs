@@ -16,7 +16,7 @@ pub fn learned(report: &observer::Report) -> String {
         "Learned from {} observations: {} change(s){}.\n",
         report.observations,
         report.changes.len(),
-        summaries(report.summarised)
+        summaries(report.summarised.len())
     );
     for line in &report.changes {
         let _ = writeln!(out, "  {line}");

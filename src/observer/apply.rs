@@ -24,8 +24,9 @@ pub struct Applied {
     pub reinforced: usize,
     pub contradicted: usize,
     pub episodes: usize,
-    /// Session summaries written: files changed, but not memories, so not `changes`.
-    pub summarised: usize,
+    /// Sessions whose summary was written: files changed, but not memories, so not
+    /// `changes`. A session a drain read in several batches is one.
+    pub summarised: std::collections::BTreeSet<String>,
 }
 
 fn marker(batch: &str) -> String {
@@ -268,7 +269,7 @@ fn summarize(run: &Run, session: &str, summary: &str, out: &mut Applied) -> Resu
         Ok(())
     })?;
     out.files.push(path);
-    out.summarised += 1;
+    out.summarised.insert(session.to_string());
     Ok(())
 }
 

@@ -69,8 +69,8 @@ pub struct Report {
     pub ops: Vec<Op>,
     pub refused: Vec<String>,
     pub changes: Vec<String>,
-    /// Sessions whose summary was written (not counted in `changes`).
-    pub summarised: usize,
+    /// Sessions whose summary was written (not counted in `changes`), each once.
+    pub summarised: std::collections::BTreeSet<String>,
     pub errors: Vec<String>,
     pub promoted: usize,
     pub revoked: usize,
@@ -210,7 +210,7 @@ fn finish(
         now,
     );
     report.changes.extend(applied.changes);
-    report.summarised += applied.summarised;
+    report.summarised.extend(applied.summarised);
     report.errors.extend(applied.errors);
     report.files.extend(applied.files);
     if !inflight.archived {
@@ -299,7 +299,7 @@ fn after_run(
             &format!("{} error: {e}", crate::time::stamp(now)),
         );
     }
-    let wrote = !report.changes.is_empty() || report.summarised > 0;
+    let wrote = !report.changes.is_empty() || !report.summarised.is_empty();
     if config.git.commit && git::is_repo(&paths.root) && wrote {
         let mut message = format!(
             "homunculus: learned from {} observations\n\n",
@@ -309,8 +309,8 @@ fn after_run(
             message.push_str(line);
             message.push('\n');
         }
-        if report.summarised > 0 {
-            message.push_str(&format!("{} session summaries\n", report.summarised));
+        if !report.summarised.is_empty() {
+            message.push_str(&format!("{} session summaries\n", report.summarised.len()));
         }
         report.files.extend(applied.files(paths));
         report.files.push(paths.identity());
