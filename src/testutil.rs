@@ -23,6 +23,7 @@ pub fn observation(event: Event) -> Observation {
         outcome: None,
         error: None,
         prompt: None,
+        request: None,
         noop: false,
         printed: Vec::new(),
     }

@@ -89,6 +89,10 @@ pub struct Observation {
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub prompt: Option<String>,
+    /// What a prompt asks, when its first `PROMPT_CHARS` do not say it: a long paste
+    /// whose failing line comes further down names the request by that line.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub request: Option<String>,
     /// A command that succeeded but whose output says it changed nothing ("Everything
     /// up-to-date", "Requirement already satisfied", "running in background"): no fix.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
@@ -257,7 +261,14 @@ pub fn from_prompt(
         return None;
     }
     let mut obs = base(payload, Event::Prompt, now, project);
-    obs.prompt = Some(bounded(prompt, PROMPT_CHARS));
+    let kept = bounded(prompt, PROMPT_CHARS);
+    if prompt.len() > kept.len() {
+        let asked = crate::agent::typed::request_line(prompt)
+            .map(|l| bounded(&l, PROMPT_CHARS))
+            .filter(|asked| crate::agent::typed::request_line(&kept).as_ref() != Some(asked));
+        obs.request = asked;
+    }
+    obs.prompt = Some(kept);
     Some(obs)
 }
 
@@ -288,8 +299,20 @@ fn base(payload: &Payload, event: Event, now: DateTime<Utc>, project: Option<&st
         outcome: None,
         error: None,
         prompt: None,
+        request: None,
         noop: false,
         printed: Vec::new(),
+    }
+}
+
+impl Observation {
+    /// The line a person reads as what a prompt asked (see `typed::request_line`).
+    pub fn request_line(&self) -> Option<String> {
+        self.request.clone().or_else(|| {
+            self.prompt
+                .as_deref()
+                .and_then(crate::agent::typed::request_line)
+        })
     }
 }
 

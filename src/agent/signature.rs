@@ -127,7 +127,7 @@ pub fn quotable(line: &str, max: usize) -> String {
             words[i] = short;
         }
     }
-    crate::text::one_line(&words.join(" "), max)
+    crate::text::one_line_words(&words.join(" "), max)
 }
 
 /// `'/nix/store/…-source/home/u/obs.nix'` → `'…/u/obs.nix'`, quotes and punctuation

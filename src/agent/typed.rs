@@ -111,7 +111,14 @@ pub fn request_line(prompt: &str) -> Option<String> {
         });
     }
     let sentence = own.iter().find(|l| is_a_sentence(l, 5)).copied();
-    Some(sentence.unwrap_or(first).to_string())
+    Some(match sentence {
+        Some(sentence) => sentence.to_string(),
+        // Nothing typed at all: the paste's first line, marked as the paste it is.
+        None if own.is_empty() => {
+            format!("(pasted) {}", crate::agent::signature::quotable(first, 80))
+        }
+        None => first.to_string(),
+    })
 }
 
 /// Words that begin with a letter and hold only letters, once quotes, brackets and
@@ -164,7 +171,7 @@ mod tests {
             line(
                 "go: downloading golang.org/x/sys v0.0.0\ngo: downloading github.com/google/go-cmp v0.5.8\n• linting\napi.go:1: : # github.com/acme/api\napi_test.go:44:3: cannot use mock (variable of type *MockProducer) as ProducerService value\napi_test.go:582:21: too many errors (typecheck)\n"
             ),
-            "(pasted) api_test.go:44:3: cannot use mock (variable of type *MockProducer) as ProducerS…"
+            "(pasted) api_test.go:44:3: cannot use mock (variable of type *MockProducer) as…"
         );
         assert_eq!(
             line(
@@ -183,6 +190,10 @@ mod tests {
             "the export test fails on CI only:"
         );
         assert_eq!(line("  \n"), "");
+        assert_eq!(
+            line("$ make build\nBuilding 42 targets\nDone in 3.2s\n"),
+            "(pasted) $ make build"
+        );
         assert_eq!(
             line(
                 "$ make decrypt-secrets\nExiting...\nFATAL: Failed to decrypt ./server/.env\nmake: *** [decrypt] Error 1"

@@ -52,10 +52,8 @@ impl Tally {
         let Some(tool) = &obs.tool else {
             if self.first_request.is_none() {
                 self.first_request = obs
-                    .prompt
-                    .as_deref()
-                    .and_then(crate::agent::typed::request_line)
-                    .map(|l| crate::text::one_line(&l, 80));
+                    .request_line()
+                    .map(|l| crate::text::one_line_words(&l, 80));
             }
             return;
         };

@@ -44,8 +44,8 @@ pub fn summarize(all: &[Observation], last_answer: Option<&str>) -> String {
     let mut out = String::new();
     let requests: Vec<String> = all
         .iter()
-        .filter_map(|o| o.prompt.as_deref().filter(|_| o.tool.is_none()))
-        .filter_map(crate::agent::typed::request_line)
+        .filter(|o| o.tool.is_none())
+        .filter_map(Observation::request_line)
         .map(|l| one_line_words(&l, 100))
         .collect();
     if !requests.is_empty() {

@@ -450,3 +450,31 @@ fn a_search_that_found_nothing_answered_no_and_did_not_fail() {
     );
     assert_eq!(failed("cargo build", "Exit code 1"), Some(Outcome::Error));
 }
+
+#[test]
+fn a_long_paste_is_asked_by_its_failing_line_past_what_is_kept() {
+    let mut prompt = String::new();
+    for n in 0..12 {
+        prompt.push_str(&format!("go: downloading example.com/module{n} v0.{n}.0\n"));
+    }
+    prompt.push_str("api_test.go:49:20: cannot use events (variable of type *MockProducer) as ProducerService value\n");
+    let payload: Payload = serde_json::from_value(serde_json::json!({
+        "session_id": "s1", "cwd": "/repo", "hook_event_name": "UserPromptSubmit", "prompt": prompt,
+    }))
+    .unwrap();
+    let now = crate::testutil::at("2026-01-01T00:00:00Z");
+    let obs = from_prompt(&payload, now, Some("repo")).unwrap();
+    assert!(!obs.prompt.as_deref().unwrap().contains("cannot use"));
+    assert_eq!(
+        obs.request_line().as_deref(),
+        Some("(pasted) api_test.go:49:20: cannot use events (variable of type *MockProducer) as…")
+    );
+    // A short prompt needs nothing more than itself.
+    let short: Payload = serde_json::from_value(serde_json::json!({
+        "session_id": "s1", "cwd": "/repo", "prompt": "fix the parser",
+    }))
+    .unwrap();
+    let obs = from_prompt(&short, now, Some("repo")).unwrap();
+    assert_eq!(obs.request, None);
+    assert_eq!(obs.request_line().as_deref(), Some("fix the parser"));
+}
