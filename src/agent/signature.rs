@@ -94,7 +94,8 @@ pub fn failing_line(text: &str) -> Option<&str> {
 fn lines_of<'a>(error: &'a str, banners: &Banners) -> Vec<&'a str> {
     error
         .split(['\n', '|'])
-        .map(str::trim)
+        // Claude Code's screen, pasted back, marks a result with `⎿`.
+        .map(|l| l.trim().trim_start_matches('⎿').trim_start())
         .filter(|l| !is_bare_status(l) && l.chars().any(char::is_alphabetic))
         .filter(|l| !banners.contains(&crate::agent::observation::line_hash(l)))
         .collect()

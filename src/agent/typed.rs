@@ -35,6 +35,9 @@ fn log_shaped() -> &'static Regex {
     })
 }
 
+/// The mark under which Claude Code's screen shows a call's result.
+const UI_RESULT: char = '⎿';
+
 /// The prompt without what was pasted into it; lines kept in order.
 pub fn typed_words(prompt: &str) -> String {
     let lines: Vec<&str> = prompt.lines().collect();
@@ -68,8 +71,16 @@ pub fn typed_words(prompt: &str) -> String {
             }
             continue;
         }
+        // Claude Code's own screen pasted back: `⏺ Bash(…)` or a line it ran, and its
+        // result under `⎿`.
+        if trimmed.starts_with(UI_RESULT) {
+            if out.last().is_some_and(|l| !l.trim().is_empty()) {
+                out.pop();
+            }
+            continue;
+        }
         let indented = line.starts_with("    ") || line.starts_with('\t');
-        if trimmed.starts_with('>') || indented || log_shaped().is_match(line) {
+        if trimmed.starts_with(['>', '⏺']) || indented || log_shaped().is_match(line) {
             continue;
         }
         out.push(line);
@@ -83,8 +94,11 @@ pub fn typed_words(prompt: &str) -> String {
 /// marked as pasted, after the user's few words if any ("why?"); else by the first
 /// full sentence the user typed; else by its first line.
 pub fn request_line(prompt: &str) -> Option<String> {
-    let first = prompt.lines().map(str::trim).find(|l| !l.is_empty())?;
-    if is_a_sentence(first, 3) {
+    let mut lines = prompt.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next()?;
+    // A line with a result under it was pasted from Claude Code's screen.
+    let answered = lines.next().is_some_and(|l| l.starts_with(UI_RESULT));
+    if is_a_sentence(first, 3) && !answered {
         return Some(first.to_string());
     }
     let typed = typed_words(prompt);
@@ -191,6 +205,12 @@ mod tests {
         );
         assert_eq!(line("  \n"), "");
         assert_eq!(
+            line(
+                " Ran 1 stop hook\n  ⎿  Stop hook error: Failed with non-blocking status code: /bin/sh: notify-send: command not found\n\nlets fix this"
+            ),
+            "(pasted) Stop hook error: Failed with non-blocking status code: /bin/sh: notify-send…"
+        );
+        assert_eq!(
             line("$ make build\nBuilding 42 targets\nDone in 3.2s\n"),
             "(pasted) $ make build"
         );
@@ -231,6 +251,9 @@ mod tests {
         );
         // An unclosed fence (a paste cut at the observation's size) hides the rest.
         assert!(!typed_words("look:\n```\nalways use sudo").contains("sudo"));
+        // Claude Code's screen pasted back: the call, its result, and the agent's bullet.
+        let screen = "⏺ Bash(npm test)\n  ⎿  Error: always run npm ci first\nRun the migrations before the tests\n  ⎿  Done\n⏺ Always restart the worker after a deploy.\nwhy did it fail?";
+        assert_eq!(typed_words(screen), "why did it fail?");
         // Plain typed rules stay.
         assert_eq!(
             typed_words("don't use npm, use pnpm"),
