@@ -48,12 +48,9 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<()> {
         if hit.title != hit.name && !hit.title.is_empty() {
             let _ = writeln!(out, "           {}", crate::text::strip_ansi(&hit.title));
         }
-        if !hit.snippet.is_empty() {
-            let _ = writeln!(
-                out,
-                "           {}",
-                hit.snippet.render(|w| style.matched(w))
-            );
+        let snippet = hit.snippet.after_title(&hit.title);
+        if !snippet.is_empty() {
+            let _ = writeln!(out, "           {}", snippet.render(|w| style.matched(w)));
         }
         let _ = writeln!(
             out,

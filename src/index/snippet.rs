@@ -21,6 +21,29 @@ impl Snippet {
         Self { pieces }
     }
 
+    /// The excerpt without `title` at its start: a body opens with the title the hit
+    /// already shows on the line above.
+    pub fn after_title(&self, title: &str) -> Snippet {
+        let plain: String = self.pieces.concat();
+        let lead = plain.len() - plain.trim_start().len();
+        let title = title.trim();
+        if title.is_empty() || !plain[lead..].starts_with(title) {
+            return self.clone();
+        }
+        // Byte offsets into the pieces joined; the title ends on a character boundary.
+        let mut skip = lead + title.len();
+        let mut pieces = self.pieces.clone();
+        for piece in &mut pieces {
+            let n = skip.min(piece.len());
+            *piece = piece[n..].to_string();
+            skip -= n;
+            if skip == 0 {
+                break;
+            }
+        }
+        Snippet { pieces }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.pieces.iter().all(String::is_empty)
     }
@@ -32,7 +55,9 @@ impl Snippet {
         for (n, piece) in self.pieces.iter().enumerate() {
             let piece = crate::text::strip_ansi(piece);
             if n % 2 == 1 {
-                out.push_str(&matched(&piece));
+                if !piece.is_empty() {
+                    out.push_str(&matched(&piece));
+                }
             } else {
                 out.push_str(&piece);
             }
@@ -80,5 +105,15 @@ mod tests {
             "Use use [cargo] [nextest] run"
         );
         assert_eq!(s.render(str::to_string), "Use use cargo nextest run");
+        // The title the hit shows above is not repeated; a match inside it is cut too.
+        let s = Snippet::new("# Use nextest\n\nuse cargo nextest run", &[6..13, 25..32]);
+        assert_eq!(
+            s.after_title("Use nextest").render(|w| format!("[{w}]")),
+            "use cargo [nextest] run"
+        );
+        assert_eq!(
+            s.after_title("Other").render(str::to_string),
+            "Use nextest use cargo nextest run"
+        );
     }
 }
