@@ -291,7 +291,9 @@ pub fn session_start(
             .outcome
             .as_deref()
             .map_or(String::new(), |o| format!(": {o}"));
-        b.item(&format!("- {}: {}{outcome}", day(s.date), s.title), &s.id);
+        // A title that ends on a colon ("Work on issue TMT-1859:") takes no second one.
+        let title = s.title.trim_end_matches([':', '：']);
+        b.item(&format!("- {}: {title}{outcome}", day(s.date)), &s.id);
         if let Some(request) = &last.unfinished {
             b.line(&format!(
                 "It ended on a failure while working on: {request}"

@@ -605,16 +605,20 @@ fn an_injected_memory_the_agent_acts_on_counts_as_used_once() {
 fn session_start_says_where_the_last_session_stopped() {
     let env = ready();
     let file = env.memory().join("sessions/2026-02-19T174512Z-7c1e5a2.md");
-    let mut text = fs::read_to_string(&file).unwrap();
+    // A title that ends on a colon, as a pasted issue's first line does.
+    let mut text = fs::read_to_string(&file)
+        .unwrap()
+        .replace("# Session: ledger-svc", "# Work on issue LED-12:");
     text.push_str("\n## Summary\n\nAsked:\n- add a CSV export\nUnfinished: add a CSV export\nOutcome: The export test still fails on quoting.\n\n## Open tasks\n\n- [ ] quote fields with commas\n- [ ] document the flag\n");
     fs::write(&file, text).unwrap();
+    env.run(&["reindex"]).success();
     let start = context(
         &env.hook("session-start", "session_start_startup"),
         "SessionStart",
     );
     let tail = start.split("## Last session here").nth(1).unwrap();
     assert!(
-        tail.contains("Session: ledger-svc: The export test still fails on quoting."),
+        tail.contains("Work on issue LED-12: The export test still fails on quoting."),
         "{start}"
     );
     assert!(
