@@ -23,9 +23,12 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
     // The index also counts the episodes that are not forgotten (a retired item is
     // indexed under a kind of its own), without parsing every file.
     let index = crate::index::resilient(&ctx.paths, ctx.now.timestamp(), |idx| {
-        let docs = idx.reader()?.searcher().num_docs();
-        Ok((docs, idx.count_of(Kind::Episode)?))
+        Ok(Indexed {
+            documents: idx.reader()?.searcher().num_docs(),
+            episodes: idx.count_of(Kind::Episode)?,
+        })
     })
+    .map(|(indexed, sync)| IndexState { indexed, sync })
     .map_err(|e| e.to_string());
     let store = Store::new(&ctx.paths);
     let loaded = store.instincts();
@@ -45,7 +48,7 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
     let counts = Counts {
         convictions: store.count(&ctx.paths.convictions())? + legacy_convictions(ctx),
         episodes: match &index {
-            Ok(((_, episodes), _)) => *episodes,
+            Ok(state) => state.indexed.episodes,
             Err(_) => store.count(&ctx.paths.episodes())?,
         },
         sessions: store.count(&ctx.paths.sessions())?,
@@ -69,7 +72,7 @@ pub fn run(ctx: &Ctx, args: &StatusArgs) -> Result<()> {
             "episodes": counts.episodes,
             "sessions": counts.sessions,
             "promotion_ready": counts.ready,
-            "indexed": counts.index.as_ref().ok().map(|((docs, _), _)| docs),
+            "indexed": counts.index.as_ref().ok().map(|s| s.indexed.documents),
             "errors": errors,
         });
         print(&format!("{}\n", serde_json::to_string_pretty(&value)?))?;
@@ -99,10 +102,20 @@ struct Counts {
     sessions: usize,
     pending: usize,
     ready: Vec<String>,
-    /// Documents (all, and live episodes) in the index after the sync, and what the
-    /// sync changed.
-    index: Result<((u64, usize), crate::index::SyncReport), String>,
+    index: Result<IndexState, String>,
     usage: Usage,
+}
+
+/// The index after `status` synced it, and what the sync changed.
+struct IndexState {
+    indexed: Indexed,
+    sync: crate::index::SyncReport,
+}
+
+/// What the index holds: all documents, and the episodes not forgotten.
+struct Indexed {
+    documents: u64,
+    episodes: usize,
 }
 
 impl Counts {
@@ -237,15 +250,15 @@ fn render(
         let _ = writeln!(out, "Promotion ready: {}", counts.ready.join(", "));
     }
     match &counts.index {
-        Ok(((docs, _), report)) if report.changed() > 0 => {
+        Ok(IndexState { indexed, sync }) if sync.changed() > 0 => {
             let _ = writeln!(
                 out,
-                "Index: {docs} documents (synced +{} ~{} -{})",
-                report.added, report.updated, report.removed
+                "Index: {} documents (synced +{} ~{} -{})",
+                indexed.documents, sync.added, sync.updated, sync.removed
             );
         }
-        Ok(((docs, _), _)) => {
-            let _ = writeln!(out, "Index: {docs} documents");
+        Ok(IndexState { indexed, .. }) => {
+            let _ = writeln!(out, "Index: {} documents", indexed.documents);
         }
         Err(e) => {
             let _ = writeln!(out, "Index: unavailable ({e}); run `homunculus reindex`");
