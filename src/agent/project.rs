@@ -57,17 +57,18 @@ pub fn of(cwd: &str) -> Option<Project> {
 /// tool's `cd`, so a `cd docs` would otherwise make `docs` a project of its own.
 pub fn of_session(cwd: &str, started_in: Option<&str>) -> Option<Project> {
     let here = of(cwd);
+    // Most hooks run where the session started: nothing more to look at.
+    let below = started_in.filter(|start| {
+        *start != cwd && Path::new(start).is_absolute() && Path::new(cwd).starts_with(start)
+    });
+    let Some(start) = below else {
+        return here;
+    };
     let in_a_repository = here.as_ref().is_some_and(|p| p.root.join(".git").exists());
-    match started_in {
-        Some(start)
-            if !in_a_repository
-                && start != cwd
-                && Path::new(start).is_absolute()
-                && Path::new(cwd).starts_with(start) =>
-        {
-            of(start).or(here)
-        }
-        _ => here,
+    if in_a_repository {
+        here
+    } else {
+        of(start).or(here)
     }
 }
 
