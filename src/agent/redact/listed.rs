@@ -51,11 +51,7 @@ fn drawn_as_passwords_are(token: &str) -> bool {
     let b = token.as_bytes();
     let [lower, upper, digit, _] = super::near::char_kinds(token);
     let symbol = token.contains(PASSWORD_SYMBOLS);
-    let digit_runs = b
-        .windows(2)
-        .filter(|w| !w[0].is_ascii_digit() && w[1].is_ascii_digit())
-        .count()
-        + usize::from(b.first().is_some_and(u8::is_ascii_digit));
+    let digit_runs = super::near::digit_runs(b);
     (8..=64).contains(&token.len())
         && token.is_ascii()
         && lower

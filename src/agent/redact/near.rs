@@ -289,6 +289,15 @@ pub(super) fn char_kinds(token: &str) -> [bool; 4] {
     ]
 }
 
+/// How many runs of digits a token holds (`ab12cd3` has two): a name in code has its
+/// number in one place, a string drawn at random scatters them.
+pub(super) fn digit_runs(b: &[u8]) -> usize {
+    b.windows(2)
+        .filter(|w| !w[0].is_ascii_digit() && w[1].is_ascii_digit())
+        .count()
+        + usize::from(b.first().is_some_and(u8::is_ascii_digit))
+}
+
 /// A path as a query carries it (`?next=%2Fbookings%2F…`), with no query of its own
 /// (`%3Ftoken%3D…` may hold one).
 fn is_encoded_path(token: &str) -> bool {

@@ -24,11 +24,7 @@ fn is_random(token: &str) -> bool {
 fn drawn_at_random(token: &str) -> bool {
     let b = token.as_bytes();
     let [lower, upper, digit, _] = super::near::char_kinds(token);
-    let digit_runs = b
-        .windows(2)
-        .filter(|w| !w[0].is_ascii_digit() && w[1].is_ascii_digit())
-        .count()
-        + usize::from(b.first().is_some_and(u8::is_ascii_digit));
+    let digit_runs = super::near::digit_runs(b);
     b.iter().all(u8::is_ascii_alphanumeric)
         && lower
         && upper
